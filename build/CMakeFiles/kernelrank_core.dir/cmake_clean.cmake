@@ -1,0 +1,43 @@
+file(REMOVE_RECURSE
+  "CMakeFiles/kernelrank_core.dir/src/atomic_write.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/atomic_write.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/builtin_models.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/builtin_models.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/code.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/code.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/evaluate.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/evaluate.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/family_io.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/family_io.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/golay.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/golay.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/instance.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/instance.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/model.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/model.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/model_forms.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/model_forms.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/model_io.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/model_io.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/profile_eval.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/profile_eval.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/progress.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/progress.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/rational.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/rational.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/softmax_base.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/softmax_base.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/tabulated_eval.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/tabulated_eval.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/text_input.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/text_input.cpp.o.d"
+  "CMakeFiles/kernelrank_core.dir/src/token.cpp.o"
+  "CMakeFiles/kernelrank_core.dir/src/token.cpp.o.d"
+  "libkernelrank_core.a"
+  "libkernelrank_core.pdb"
+)
+
+# Per-language clean rules from dependency scanning.
+foreach(lang CXX)
+  include(CMakeFiles/kernelrank_core.dir/cmake_clean_${lang}.cmake OPTIONAL)
+endforeach()

@@ -1,0 +1,1 @@
+set( kernelrank_tests_TESTS)

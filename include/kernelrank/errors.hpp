@@ -1,0 +1,61 @@
+// Error kinds and the process exit codes they map to.
+//
+// Every command exits 0 only on a positive outcome (verified, solves, found).
+// The codes are kept small because CLI11 uses 100-127 for its own parse errors.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace kernelrank {
+
+enum ExitCode : int {
+  kExitOk = 0,         // verified / the model solves / the search found a model
+  kExitNegative = 1,   // refuted / the model fails / the claim does not follow
+  kExitMalformed = 2,  // malformed input file or impossible parameters
+  kExitResource = 3,   // a size, time or memory limit refuses the run
+  kExitInternal = 4,   // a bug: an internal consistency check failed
+  kExitUnknown = 5,    // the question stayed open (e.g. Z3 returned unknown)
+};
+
+// Malformed input: rendered as "file:line: error: message" (line 0 = whole file).
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, std::size_t line, const std::string& message);
+  const std::string& file() const { return file_; }
+  std::size_t line() const { return line_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  std::size_t line_;
+  std::string message_;
+};
+
+// An impossible or inconsistent parameter (named in the message).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A run that would exceed a size/time/memory limit; the message says what would
+// be needed and what to use instead.
+class ResourceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An output file that cannot be written (bad path, full disk): exit code 2.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A failed internal consistency check (e.g. a Z3 model that does not verify).
+class InternalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace kernelrank

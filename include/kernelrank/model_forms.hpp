@@ -1,0 +1,128 @@
+// The three explicit model forms of the model file format (docs/file-formats.md):
+// tabular (kernel and readout tables over a token list), features (per-token
+// phi_Q, phi_K, v, c, e) and parametric (phi(x) = act(W x + b) for any width).
+// Each is optionally position dependent: one block per query/key position.
+#pragma once
+
+#include "kernelrank/model.hpp"
+
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace kernelrank {
+
+using RationalMatrix = std::vector<std::vector<Rational>>;
+using RationalVector = std::vector<Rational>;
+
+// Kernel table A[i][j] = alpha(token i, token j) and readout table
+// F[i][j] = F_{token i}(token j) over a list of distinct tokens.
+// Position-dependent: one (A, F) pair per (query position, key position),
+// indexed [qpos][kpos] (0-based), for a fixed length n.
+class TabularModel : public Model {
+ public:
+  TabularModel(int m, std::vector<Token> tokens, RationalMatrix kernel, RationalMatrix readout);
+  TabularModel(int m, std::vector<Token> tokens, int positions,
+               std::vector<std::vector<RationalMatrix>> kernels,
+               std::vector<std::vector<RationalMatrix>> readouts);
+
+  std::string description() const override;
+  int width() const override { return m_; }
+  bool position_dependent() const override { return positions_ > 0; }
+  Rational kernel(const Token& q, const Token& z, int qpos, int kpos) const override;
+  Rational readout(const Token& q, const Token& z, int qpos, int kpos) const override;
+  const std::vector<Token>* token_universe() const override { return &tokens_; }
+  Classification classify() const override;
+
+  // Index of a token in the list (throws ModelDomainError if absent).
+  std::size_t index_of(const Token& token) const;
+  const std::vector<Token>& tokens() const { return tokens_; }
+  int positions() const { return positions_; }  // 0 when position independent
+  const RationalMatrix& kernel_table(int qpos = 0, int kpos = 0) const;
+  const RationalMatrix& readout_table(int qpos = 0, int kpos = 0) const;
+
+ private:
+  int m_;
+  std::vector<Token> tokens_;
+  std::unordered_map<Token, std::size_t, TokenHash> index_;
+  int positions_ = 0;
+  std::vector<std::vector<RationalMatrix>> kernels_;   // [qpos][kpos] ([0][0] if independent)
+  std::vector<std::vector<RationalMatrix>> readouts_;
+};
+
+// Per-token features. alpha(q,z) = <phiQ(q), phiK(z)>, F_q(z) = <c(q), v(z)> + e(q).
+// Position dependent: phiQ, c, e indexed by query position; phiK, v by key position.
+struct TokenFeatures {
+  std::vector<RationalVector> phi_q;  // [position] -> r entries (one entry if independent)
+  std::vector<RationalVector> phi_k;
+  std::vector<RationalVector> value;  // d entries
+  std::vector<RationalVector> readout_c;
+  std::vector<Rational> readout_e;
+};
+
+class FeatureModel : public Model {
+ public:
+  // positions = 0 for a position-independent model (then each vector above has one entry).
+  FeatureModel(int m, int r, int d, int positions, std::vector<Token> tokens,
+               std::vector<TokenFeatures> features);
+
+  std::string description() const override;
+  int width() const override { return m_; }
+  std::optional<int> feature_count() const override { return r_; }
+  bool position_dependent() const override { return positions_ > 0; }
+  Rational kernel(const Token& q, const Token& z, int qpos, int kpos) const override;
+  Rational readout(const Token& q, const Token& z, int qpos, int kpos) const override;
+  const std::vector<Token>* token_universe() const override { return &tokens_; }
+  Classification classify() const override;
+
+ private:
+  const TokenFeatures& features_of(const Token& token) const;
+
+  int m_, r_, d_, positions_;
+  std::vector<Token> tokens_;
+  std::vector<TokenFeatures> features_;
+  std::unordered_map<Token, std::size_t, TokenHash> index_;
+};
+
+enum class Activation { Relu, Square };
+
+// An affine map x -> W x + b from {0,1}^m to Q^rows; W is rows x m.
+struct AffineMap {
+  RationalMatrix weight;
+  RationalVector bias;
+  RationalVector apply(const Token& x) const;
+};
+
+// phi_Q(x) = act(WQ x + bQ), phi_K(x) = act(WK x + bK) (entrywise, r features),
+// v(x) = V x + v0 (d entries), c(x) = C x + c0 (d entries), e(x) = E x + e0.
+// PF by construction: relu and square are >= 0. Position dependent: one map
+// per position for each of WQ/C/E (query position) and WK/V (key position).
+struct ParametricMaps {
+  AffineMap query, key, value, readout_c, readout_e;
+};
+
+class ParametricModel : public Model {
+ public:
+  ParametricModel(int m, Activation activation, std::vector<ParametricMaps> maps_by_position,
+                  bool position_dependent);
+
+  std::string description() const override;
+  int width() const override { return m_; }
+  std::optional<int> feature_count() const override;
+  bool position_dependent() const override { return position_dependent_; }
+  Rational kernel(const Token& q, const Token& z, int qpos, int kpos) const override;
+  Rational readout(const Token& q, const Token& z, int qpos, int kpos) const override;
+  Classification classify() const override;
+
+ private:
+  const ParametricMaps& maps(int position) const;
+  RationalVector features(const AffineMap& map, const Token& x) const;
+
+  int m_;
+  Activation activation_;
+  std::vector<ParametricMaps> maps_;
+  bool position_dependent_;
+};
+
+}  // namespace kernelrank

@@ -1,0 +1,33 @@
+// Registration of the kernelrank subcommands (one file per subcommand).
+//
+// Each add_*_command adds a subcommand to the app; when CLI11 selects it, its
+// callback stores the work to do in `action`, which main() runs inside the
+// single place that maps exceptions to exit codes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+
+namespace kernelrank::cli {
+
+struct GlobalOptions {
+  bool json = false;   // machine-readable result on stdout
+  bool quiet = false;  // no progress output
+};
+
+using Action = std::function<int()>;
+
+void add_code_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_instances_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_softmax_base_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_demo_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);
+
+// Prints `json` (when --json) or `human` to stdout.
+void emit(const GlobalOptions& global, const nlohmann::json& json, const std::string& human);
+
+}  // namespace kernelrank::cli
