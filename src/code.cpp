@@ -1,1 +1,450 @@
-// placeholder
+// Constant-weight codes: the Johnson scheme, greedy lexicodes, seeded random
+// greedy codes, the code text format and exact pairwise statistics.
+//
+// The rank bounds of theory.md L4 only need a list of weight-w words with a
+// known minimum distance, so every construction here is exact and
+// deterministic. Widths up to 64 run on single uint64_t masks (distance =
+// popcount of xor); wider words use the same loops over packed 64-bit words.
+// Mask bit p is coordinate p, exactly as in Token::words().
+#include "kernelrank/code.hpp"
+
+#include "kernelrank/errors.hpp"
+#include "kernelrank/progress.hpp"
+#include "kernelrank/text_input.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace kernelrank {
+namespace {
+
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+
+void check_width_and_weight(const std::string& who, int m, int w) {
+  if (m < 1 || m > kMaxTokenWidth)
+    throw UsageError(who + ": the width m must be in 1.." + std::to_string(kMaxTokenWidth) +
+                     ", got m=" + std::to_string(m));
+  if (w < 0 || w > m)
+    throw UsageError(who + ": the weight w must be in 0..m=" + std::to_string(m) + ", got w=" +
+                     std::to_string(w));
+}
+
+// Distances between words of width m lie in 0..m, so d > m can only be a mistake.
+void check_distance(const std::string& who, int m, int d) {
+  if (d < 1 || d > m)
+    throw UsageError(who + ": the minimum distance d must be in 1..m=" + std::to_string(m) +
+                     ", got d=" + std::to_string(d));
+}
+
+// C(m, w), saturating at 2^64 - 1. C(m-w+i, i) grows with i, so once a step
+// saturates the true value is at least kSaturated too.
+std::uint64_t binomial_saturating(int m, int w) {
+  const int k = std::min(w, m - w);
+  std::uint64_t value = 1;
+  for (int i = 1; i <= k; ++i) {
+    // value * (m-k+i) / i is exact; divide i's common factor out first so the
+    // only remaining division is exact and the product is all that can overflow.
+    const auto factor = static_cast<std::uint64_t>(m - k + i);
+    const std::uint64_t g = std::gcd(value, static_cast<std::uint64_t>(i));
+    const std::uint64_t reduced_value = value / g;
+    const std::uint64_t reduced_factor = factor / (static_cast<std::uint64_t>(i) / g);
+    if (reduced_factor != 0 && reduced_value > kSaturated / reduced_factor) return kSaturated;
+    value = reduced_value * reduced_factor;
+  }
+  return value;
+}
+
+std::string count_text(std::uint64_t count) {
+  return count == kSaturated ? std::string("more than 1.8e19") : std::to_string(count);
+}
+
+void check_enumeration_limit(const std::string& who, int m, int w, std::uint64_t limit) {
+  const std::uint64_t count = binomial_saturating(m, w);
+  if (count > limit)
+    throw ResourceError(who + ": C(" + std::to_string(m) + "," + std::to_string(w) + ") = " +
+                        count_text(count) + " words exceeds the limit of " +
+                        std::to_string(limit) +
+                        "; use the random greedy construction for large widths");
+}
+
+// The weight-w words of width m in increasing order of their 0/1 strings read
+// as binary numbers. A word is held as the sorted bit significances of its
+// ones (significance s = coordinate m-1-s); the successor is the next
+// combination in colexicographic order, which is the next larger integer.
+class WeightedWordWalker {
+ public:
+  WeightedWordWalker(int m, int w) : m_(m), significance_(static_cast<std::size_t>(w)) {
+    std::iota(significance_.begin(), significance_.end(), 0);
+  }
+
+  // Advances to the next word; false after the last one.
+  bool advance() {
+    const std::size_t w = significance_.size();
+    std::size_t j = 0;
+    while (j < w) {
+      const int ceiling = (j + 1 < w) ? significance_[j + 1] : m_;
+      if (significance_[j] + 1 < ceiling) break;
+      ++j;
+    }
+    if (j == w) return false;
+    ++significance_[j];
+    for (std::size_t i = 0; i < j; ++i) significance_[i] = static_cast<int>(i);
+    return true;
+  }
+
+  std::uint64_t mask() const {
+    std::uint64_t mask = 0;
+    for (int s : significance_) mask |= std::uint64_t{1} << (m_ - 1 - s);
+    return mask;
+  }
+
+  // Packs the word into `words` (ceil(m/64) entries, coordinate p at bit p%64).
+  void pack(std::uint64_t* words, std::size_t stride) const {
+    std::fill(words, words + stride, std::uint64_t{0});
+    for (int s : significance_) {
+      const int p = m_ - 1 - s;
+      words[p / 64] |= std::uint64_t{1} << (p % 64);
+    }
+  }
+
+ private:
+  int m_;
+  std::vector<int> significance_;
+};
+
+std::size_t stride_of(int m) { return (static_cast<std::size_t>(m) + 63) / 64; }
+
+Token token_from_mask(int m, std::uint64_t mask) {
+  Token token(m);
+  while (mask != 0) {
+    token.set(std::countr_zero(mask), true);
+    mask &= mask - 1;
+  }
+  return token;
+}
+
+Token token_from_packed(int m, const std::uint64_t* words) {
+  Token token(m);
+  for (std::size_t i = 0; i < stride_of(m); ++i) {
+    std::uint64_t word = words[i];
+    while (word != 0) {
+      token.set(static_cast<int>(i * 64) + std::countr_zero(word), true);
+      word &= word - 1;
+    }
+  }
+  return token;
+}
+
+int packed_distance(const std::uint64_t* a, const std::uint64_t* b, std::size_t stride) {
+  int total = 0;
+  for (std::size_t i = 0; i < stride; ++i) total += std::popcount(a[i] ^ b[i]);
+  return total;
+}
+
+// Greedy acceptance over single-word masks. The last word that blocked a
+// candidate is tried first: neighbouring candidates tend to share a blocker.
+// The order of the checks does not change the answer, only the speed.
+class MaskGreedy {
+ public:
+  explicit MaskGreedy(int d) : d_(d) {}
+
+  bool offer(std::uint64_t candidate) {
+    if (!kept_.empty() && std::popcount(kept_[last_blocker_] ^ candidate) < d_) return false;
+    for (std::size_t i = kept_.size(); i-- > 0;) {
+      if (std::popcount(kept_[i] ^ candidate) < d_) {
+        last_blocker_ = i;
+        return false;
+      }
+    }
+    kept_.push_back(candidate);
+    return true;
+  }
+  const std::vector<std::uint64_t>& kept() const { return kept_; }
+
+ private:
+  int d_;
+  std::vector<std::uint64_t> kept_;
+  std::size_t last_blocker_ = 0;
+};
+
+// The same for words packed `stride` 64-bit words each (widths above 64).
+class PackedGreedy {
+ public:
+  PackedGreedy(int d, std::size_t stride) : d_(d), stride_(stride) {}
+
+  bool offer(const std::uint64_t* candidate) {
+    const std::size_t count = size();
+    if (count != 0 && packed_distance(at(last_blocker_), candidate, stride_) < d_) return false;
+    for (std::size_t i = count; i-- > 0;) {
+      if (packed_distance(at(i), candidate, stride_) < d_) {
+        last_blocker_ = i;
+        return false;
+      }
+    }
+    kept_.insert(kept_.end(), candidate, candidate + stride_);
+    return true;
+  }
+  std::size_t size() const { return kept_.size() / stride_; }
+  const std::uint64_t* at(std::size_t i) const { return kept_.data() + i * stride_; }
+
+ private:
+  int d_;
+  std::size_t stride_;
+  std::vector<std::uint64_t> kept_;
+  std::size_t last_blocker_ = 0;
+};
+
+// Uniform integers in [0, n) from the raw outputs of std::mt19937_64, whose
+// output sequence the C++ standard fixes exactly. Rejecting the lowest
+// 2^64 mod n outputs leaves a multiple of n values, so x % n is exactly
+// uniform. (std::uniform_int_distribution is implementation-defined, so codes
+// built with it would differ between standard libraries.)
+class PortableUniform {
+ public:
+  explicit PortableUniform(std::uint64_t seed) : engine_(seed) {}
+
+  std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t threshold = (std::uint64_t{0} - n) % n;  // 2^64 mod n
+    for (;;) {
+      const std::uint64_t x = engine_();
+      if (x >= threshold) return x % n;
+    }
+  }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// Uniformly random weight-w subsets by a partial Fisher-Yates shuffle of the
+// coordinates. Only min(w, m-w) positions are drawn (the complement of a
+// uniform (m-w)-subset is a uniform w-subset). The shuffled array carries over
+// between draws; any starting arrangement gives a uniform subset.
+class RandomWordSource {
+ public:
+  RandomWordSource(int m, int w, std::uint64_t seed)
+      : uniform_(seed),
+        coordinates_(static_cast<std::size_t>(m)),
+        drawn_(std::min(w, m - w)),
+        complement_(w > m - w) {
+    std::iota(coordinates_.begin(), coordinates_.end(), 0);
+  }
+
+  // Fills `words` (stride entries) with the next random word.
+  void next(std::uint64_t* words, std::size_t stride) {
+    const std::size_t m = coordinates_.size();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(drawn_); ++i) {
+      const std::size_t j = i + static_cast<std::size_t>(uniform_.below(m - i));
+      std::swap(coordinates_[i], coordinates_[j]);
+    }
+    std::fill(words, words + stride, std::uint64_t{0});
+    for (std::size_t i = 0; i < static_cast<std::size_t>(drawn_); ++i) {
+      const int p = coordinates_[i];
+      words[p / 64] |= std::uint64_t{1} << (p % 64);
+    }
+    if (complement_) {
+      for (std::size_t i = 0; i < stride; ++i) words[i] = ~words[i];
+      if (m % 64 != 0) words[stride - 1] &= (std::uint64_t{1} << (m % 64)) - 1;
+    }
+  }
+
+ private:
+  PortableUniform uniform_;
+  std::vector<int> coordinates_;
+  int drawn_;
+  bool complement_;
+};
+
+}  // namespace
+
+Code johnson_code(int m, int w, std::uint64_t limit) {
+  check_width_and_weight("johnson", m, w);
+  check_enumeration_limit("johnson", m, w, limit);
+  Code code;
+  code.m = m;
+  code.construction = "johnson m=" + std::to_string(m) + " w=" + std::to_string(w);
+  code.words.reserve(static_cast<std::size_t>(binomial_saturating(m, w)));
+  WeightedWordWalker walker(m, w);
+  if (m <= 64) {
+    do {
+      code.words.push_back(token_from_mask(m, walker.mask()));
+    } while (walker.advance());
+  } else {
+    std::vector<std::uint64_t> packed(stride_of(m));
+    do {
+      walker.pack(packed.data(), packed.size());
+      code.words.push_back(token_from_packed(m, packed.data()));
+    } while (walker.advance());
+  }
+  return code;
+}
+
+Code lexicode(int m, int w, int d, std::uint64_t limit) {
+  check_width_and_weight("lexicode", m, w);
+  check_distance("lexicode", m, d);
+  check_enumeration_limit("lexicode", m, w, limit);
+  Code code;
+  code.m = m;
+  code.construction =
+      "lexicode m=" + std::to_string(m) + " w=" + std::to_string(w) + " d=" + std::to_string(d);
+  const std::uint64_t total = binomial_saturating(m, w);
+  Progress progress("lexicode", total);
+  std::uint64_t scanned = 0;
+  WeightedWordWalker walker(m, w);
+  if (m <= 64) {
+    MaskGreedy greedy(d);
+    do {
+      greedy.offer(walker.mask());
+      progress.update(++scanned);
+    } while (walker.advance());
+    for (std::uint64_t mask : greedy.kept()) code.words.push_back(token_from_mask(m, mask));
+  } else {
+    const std::size_t stride = stride_of(m);
+    PackedGreedy greedy(d, stride);
+    std::vector<std::uint64_t> candidate(stride);
+    do {
+      walker.pack(candidate.data(), stride);
+      greedy.offer(candidate.data());
+      progress.update(++scanned);
+    } while (walker.advance());
+    for (std::size_t i = 0; i < greedy.size(); ++i)
+      code.words.push_back(token_from_packed(m, greedy.at(i)));
+  }
+  progress.finish();
+  return code;
+}
+
+Code random_greedy_code(int m, int w, int d, std::uint64_t seed, int max_failures,
+                        std::size_t max_words) {
+  check_width_and_weight("random greedy", m, w);
+  check_distance("random greedy", m, d);
+  if (max_failures < 1)
+    throw UsageError("random greedy: max_failures must be at least 1, got " +
+                     std::to_string(max_failures));
+  if (max_words < 1) throw UsageError("random greedy: max_words must be at least 1, got 0");
+  Code code;
+  code.m = m;
+  code.construction = "random greedy m=" + std::to_string(m) + " w=" + std::to_string(w) +
+                      " d=" + std::to_string(d) + " seed=" + std::to_string(seed) +
+                      " max_failures=" + std::to_string(max_failures) +
+                      " max_words=" + std::to_string(max_words);
+  RandomWordSource source(m, w, seed);
+  const std::size_t stride = stride_of(m);
+  std::vector<std::uint64_t> candidate(stride);
+  int failures = 0;
+  // Words are returned in the order they were kept, so a prefix of the result
+  // is the code a smaller max_words would have produced.
+  if (m <= 64) {
+    MaskGreedy greedy(d);
+    while (failures < max_failures && greedy.kept().size() < max_words) {
+      source.next(candidate.data(), stride);
+      failures = greedy.offer(candidate[0]) ? 0 : failures + 1;
+    }
+    for (std::uint64_t mask : greedy.kept()) code.words.push_back(token_from_mask(m, mask));
+  } else {
+    PackedGreedy greedy(d, stride);
+    while (failures < max_failures && greedy.size() < max_words) {
+      source.next(candidate.data(), stride);
+      failures = greedy.offer(candidate.data()) ? 0 : failures + 1;
+    }
+    for (std::size_t i = 0; i < greedy.size(); ++i)
+      code.words.push_back(token_from_packed(m, greedy.at(i)));
+  }
+  return code;
+}
+
+Code parse_code(const std::string& name, const std::string& contents) {
+  TextReader reader(name, contents);
+  Code code;
+  code.construction = "file " + name;
+  while (auto line = reader.next()) {
+    if (line->fields.size() != 1)
+      reader.fail(line->number, "expected one 0/1 code word per line, found " +
+                                    std::to_string(line->fields.size()) + " fields");
+    const int width = code.words.empty() ? -1 : code.m;
+    code.words.push_back(reader.token_field(*line, 0, width, "a 0/1 code word"));
+    code.m = code.words.back().width();
+  }
+  if (code.words.empty())
+    throw InputError(name, 0, "expected at least one 0/1 code word, found none");
+  return code;
+}
+
+Code read_code(const std::string& path) { return parse_code(path, read_file_checked(path)); }
+
+std::string code_to_text(const Code& code) {
+  std::string label = code.construction;
+  std::replace(label.begin(), label.end(), '\n', ' ');
+  std::replace(label.begin(), label.end(), '\r', ' ');
+  std::string text = "# " + label + "\n";
+  text.reserve(text.size() + code.words.size() * (static_cast<std::size_t>(code.m) + 1));
+  for (const Token& word : code.words) {
+    text += word.to_string();
+    text += '\n';
+  }
+  return text;
+}
+
+CodeStatistics code_statistics(const Code& code) {
+  CodeStatistics stats;
+  stats.size = code.words.size();
+  stats.m = code.m;
+  for (const Token& word : code.words)
+    if (word.width() != code.m)
+      throw UsageError("code statistics: a word has width " + std::to_string(word.width()) +
+                       " but the code has width m=" + std::to_string(code.m));
+  if (code.words.empty()) return stats;
+
+  stats.min_weight = code.m;
+  for (const Token& word : code.words) {
+    stats.min_weight = std::min(stats.min_weight, word.weight());
+    stats.max_weight = std::max(stats.max_weight, word.weight());
+  }
+  stats.constant_weight = stats.min_weight == stats.max_weight;
+
+  // Pair counts per distance 0..m, over a flat packed copy of the words.
+  const std::size_t n = code.words.size();
+  const std::size_t stride = stride_of(code.m);
+  std::vector<std::uint64_t> packed;
+  packed.reserve(n * stride);
+  for (const Token& word : code.words)
+    packed.insert(packed.end(), word.words().begin(), word.words().end());
+  std::vector<std::uint64_t> pairs_at(static_cast<std::size_t>(code.m) + 1, 0);
+  const std::uint64_t total_pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
+  Progress progress("code pairs", total_pairs);
+  std::uint64_t done = 0;
+  if (stride == 1) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t a = packed[i];
+      for (std::size_t j = i + 1; j < n; ++j)
+        ++pairs_at[static_cast<std::size_t>(std::popcount(a ^ packed[j]))];
+      done += n - 1 - i;
+      progress.update(done);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j)
+        ++pairs_at[static_cast<std::size_t>(
+            packed_distance(&packed[i * stride], &packed[j * stride], stride))];
+      done += n - 1 - i;
+      progress.update(done);
+    }
+  }
+  progress.finish();
+
+  for (std::size_t distance_value = 0; distance_value < pairs_at.size(); ++distance_value)
+    if (pairs_at[distance_value] != 0)
+      stats.distance_distribution[static_cast<int>(distance_value)] = pairs_at[distance_value];
+  stats.has_duplicates = pairs_at[0] != 0;
+  stats.min_distance =
+      stats.distance_distribution.empty() ? 0 : stats.distance_distribution.begin()->first;
+  return stats;
+}
+
+}  // namespace kernelrank

@@ -1,1 +1,296 @@
-// placeholder
+// Overlap-profile evaluation (theory.md §5).
+//
+// For a model whose kernel and readout depend only on w = |q| and s = <q,z>, an
+// instance of T(m,n) with query q is determined, as far as the output goes, by
+// w and the multiset of the other n-1 overlaps s_j in 0..w; its target is the
+// smallest s_j (w when n = 1). Each profile is realised by
+// C(m,w) * multinomial * prod_j C(w,s_j) 2^(m-w) ordered instances, so exact
+// error rates follow without touching the 2^(mn) instances. Rows are brought to
+// integers (GMP) once per w; a bit-length test skips most exact comparisons
+// against the running maximum.
+#include "eval_report.hpp"
+#include "kernelrank/errors.hpp"
+#include "kernelrank/evaluate.hpp"
+#include "kernelrank/progress.hpp"
+
+#include <gmp.h>
+
+#include <functional>
+
+namespace kernelrank {
+namespace {
+
+constexpr long double kMaxProfiles = 4e10L;
+
+// RAII wrapper for raw mpz_t temporaries in the inner loop.
+struct Mpz {
+  mpz_t v;
+  Mpz() { mpz_init(v); }
+  ~Mpz() { mpz_clear(v); }
+  Mpz(const Mpz&) = delete;
+  Mpz& operator=(const Mpz&) = delete;
+};
+
+Integer from_mpz(const mpz_t value) {
+  Integer result;
+  mpz_set(result.backend().data(), value);
+  return result;
+}
+
+Integer binomial(int n, int k) {
+  Integer result;
+  mpz_bin_uiui(result.backend().data(), static_cast<unsigned long>(n), static_cast<unsigned long>(k));
+  return result;
+}
+
+long double profile_count_estimate(int m, int n) {
+  // sum over w of C(w + n - 1, n - 1), the multisets of n-1 overlaps in 0..w.
+  long double total = 0;
+  for (int w = 0; w <= m; ++w) {
+    long double c = 1;
+    for (int i = 1; i <= n - 1; ++i) c = c * (w + i) / i;
+    total += c;
+    if (total > kMaxProfiles) break;
+  }
+  return total;
+}
+
+// Called for profiles that fail and (with is_new_max) for new maxima.
+struct ProfileEvent {
+  int w;
+  const std::vector<int>& overlaps;  // non-decreasing, size n-1
+  bool fails;
+  bool undefined;
+};
+
+// Scans all profiles with query weight 0..max_weight; per_weight_max[w] receives
+// the maximum error at weight w (nullopt if none is defined), and `on_event` is
+// called for failing profiles and for each new overall maximum.
+void scan_profiles(const OverlapForm& form, int max_weight, int n,
+                   std::vector<std::optional<Rational>>& per_weight_max,
+                   const std::function<void(const ProfileEvent&)>& on_failure,
+                   std::optional<Rational>& overall_max, int& max_w, std::vector<int>& max_overlaps) {
+  if (n < 1) throw UsageError("length n must be at least 1");
+  if (max_weight < 0) throw UsageError("m must be at least 0");
+  if (profile_count_estimate(max_weight, n) > kMaxProfiles)
+    throw ResourceError("more than 4e10 overlap profiles for m=" + std::to_string(max_weight) +
+                        ", n=" + std::to_string(n) + "; lower m or n");
+  per_weight_max.assign(static_cast<std::size_t>(max_weight) + 1, std::nullopt);
+  const int k = n - 1;
+  Progress progress("profiles", static_cast<std::uint64_t>(max_weight) + 1);
+
+  std::vector<Mpz> kernel_row(static_cast<std::size_t>(max_weight) + 1);
+  std::vector<Mpz> product_row(static_cast<std::size_t>(max_weight) + 1);
+  std::vector<Mpz> part_a(static_cast<std::size_t>(k) + 1), part_p(static_cast<std::size_t>(k) + 1);
+  Mpz lcm, gcd, tmp, num, twice, lhs, rhs;
+  Mpz best_num, best_den;  // maximum at the current weight
+  std::vector<int> overlaps(static_cast<std::size_t>(k), 0);
+
+  for (int w = 0; w <= max_weight; ++w) {
+    // Row of rationals K[s], P[s] = K[s] F[s] for s = 0..w, scaled to coprime integers.
+    std::vector<Rational> ks(static_cast<std::size_t>(w) + 1), ps(static_cast<std::size_t>(w) + 1);
+    mpz_set_ui(lcm.v, 1);
+    for (int s = 0; s <= w; ++s) {
+      ks[static_cast<std::size_t>(s)] = form.kernel(w, s);
+      ps[static_cast<std::size_t>(s)] =
+          ks[static_cast<std::size_t>(s)] == 0 ? Rational(0)
+                                               : Rational(ks[static_cast<std::size_t>(s)] * form.readout(w, s));
+      mpz_lcm(lcm.v, lcm.v, mpq_denref(ks[static_cast<std::size_t>(s)].backend().data()));
+      mpz_lcm(lcm.v, lcm.v, mpq_denref(ps[static_cast<std::size_t>(s)].backend().data()));
+    }
+    mpz_set_ui(gcd.v, 0);
+    for (int s = 0; s <= w; ++s) {
+      const auto i = static_cast<std::size_t>(s);
+      mpz_divexact(kernel_row[i].v, lcm.v, mpq_denref(ks[i].backend().data()));
+      mpz_mul(kernel_row[i].v, kernel_row[i].v, mpq_numref(ks[i].backend().data()));
+      mpz_divexact(product_row[i].v, lcm.v, mpq_denref(ps[i].backend().data()));
+      mpz_mul(product_row[i].v, product_row[i].v, mpq_numref(ps[i].backend().data()));
+      mpz_gcd(gcd.v, gcd.v, kernel_row[i].v);
+      mpz_gcd(gcd.v, gcd.v, product_row[i].v);
+    }
+    if (mpz_cmp_ui(gcd.v, 1) > 0) {
+      for (int s = 0; s <= w; ++s) {
+        mpz_divexact(kernel_row[static_cast<std::size_t>(s)].v, kernel_row[static_cast<std::size_t>(s)].v, gcd.v);
+        mpz_divexact(product_row[static_cast<std::size_t>(s)].v, product_row[static_cast<std::size_t>(s)].v, gcd.v);
+      }
+    }
+    bool have_max = false;
+    std::vector<int> weight_max_overlaps;
+    mpz_set(part_a[0].v, kernel_row[static_cast<std::size_t>(w)].v);  // the query's own token
+    mpz_set(part_p[0].v, product_row[static_cast<std::size_t>(w)].v);
+
+    auto leaf = [&]() {
+      const mpz_t& sa = part_a[static_cast<std::size_t>(k)].v;
+      const mpz_t& sp = part_p[static_cast<std::size_t>(k)].v;
+      const int t = k == 0 ? w : overlaps[0];
+      if (mpz_sgn(sa) == 0) {
+        on_failure(ProfileEvent{w, overlaps, true, true});
+        return;
+      }
+      // num = |sp - t*sa|; error = num / |sa|.
+      mpz_set(num.v, sp);
+      mpz_submul_ui(num.v, sa, static_cast<unsigned long>(t));
+      mpz_abs(num.v, num.v);
+      mpz_mul_2exp(twice.v, num.v, 1);
+      if (mpz_cmpabs(twice.v, sa) >= 0) on_failure(ProfileEvent{w, overlaps, true, false});
+      bool greater = !have_max;
+      if (have_max && mpz_sgn(num.v) != 0) {
+        // Exact filter: num*best_den < 2^(bits(num)+bits(best_den)) and
+        // best_num*|sa| >= 2^(bits(best_num)+bits(sa)-2).
+        const std::size_t lhs_bits = mpz_sizeinbase(num.v, 2) + mpz_sizeinbase(best_den.v, 2);
+        const std::size_t rhs_bits = (mpz_sgn(best_num.v) == 0 ? 0 : mpz_sizeinbase(best_num.v, 2)) +
+                                     mpz_sizeinbase(sa, 2);
+        if (mpz_sgn(best_num.v) == 0 || lhs_bits + 2 > rhs_bits) {
+          mpz_mul(lhs.v, num.v, best_den.v);
+          mpz_mul(rhs.v, best_num.v, sa);
+          mpz_abs(rhs.v, rhs.v);
+          greater = mpz_cmp(lhs.v, rhs.v) > 0;
+        }
+      }
+      if (greater) {
+        have_max = true;
+        mpz_set(best_num.v, num.v);
+        mpz_abs(best_den.v, sa);
+        weight_max_overlaps = overlaps;
+      }
+    };
+    std::function<void(int, int)> recurse = [&](int depth, int lowest) {
+      if (depth == k) {
+        leaf();
+        return;
+      }
+      for (int s = lowest; s <= w; ++s) {
+        overlaps[static_cast<std::size_t>(depth)] = s;
+        mpz_add(part_a[static_cast<std::size_t>(depth) + 1].v, part_a[static_cast<std::size_t>(depth)].v,
+                kernel_row[static_cast<std::size_t>(s)].v);
+        mpz_add(part_p[static_cast<std::size_t>(depth) + 1].v, part_p[static_cast<std::size_t>(depth)].v,
+                product_row[static_cast<std::size_t>(s)].v);
+        recurse(depth + 1, s);
+      }
+    };
+    recurse(0, 0);
+    if (have_max) {
+      const Rational weight_max = make_rational(from_mpz(best_num.v), from_mpz(best_den.v));
+      per_weight_max[static_cast<std::size_t>(w)] = weight_max;
+      if (!overall_max || weight_max > *overall_max) {
+        overall_max = weight_max;
+        max_w = w;
+        max_overlaps = weight_max_overlaps;
+      }
+    }
+    progress.update(static_cast<std::uint64_t>(w) + 1);
+  }
+}
+
+// Ordered instances (query first) with |q| = w and the given overlap multiset.
+Integer count_profile(int m, int n, int w, const std::vector<int>& overlaps) {
+  Integer count = binomial(m, w);
+  Integer free_bits = 1;
+  free_bits <<= static_cast<unsigned>((n - 1) * (m - w));
+  count *= free_bits;
+  // multinomial (n-1)! / prod(multiplicity!) times prod C(w, s_j)
+  Integer multinomial = 1;
+  int run = 0;
+  for (std::size_t j = 0; j < overlaps.size(); ++j) {
+    run = (j > 0 && overlaps[j] == overlaps[j - 1]) ? run + 1 : 1;
+    multinomial *= static_cast<unsigned>(j + 1);
+    multinomial /= static_cast<unsigned>(run);
+    count *= binomial(w, overlaps[j]);
+  }
+  return count * multinomial;
+}
+
+}  // namespace
+
+Integer profile_instance_count(int m, int n, int w, const std::vector<int>& overlaps) {
+  return count_profile(m, n, w, overlaps);
+}
+
+Instance realise_profile(int m, int w, const std::vector<int>& overlaps, int query_position) {
+  auto prefix = [m](int ones) {
+    Token t(m);
+    for (int i = 0; i < ones; ++i) t.set(i, true);
+    return t;
+  };
+  Instance instance;
+  instance.query = query_position;
+  std::size_t next = 0;
+  const int n = static_cast<int>(overlaps.size()) + 1;
+  for (int pos = 0; pos < n; ++pos)
+    instance.tokens.push_back(pos == query_position ? prefix(w) : prefix(overlaps[next++]));
+  return instance;
+}
+
+InstanceOutcome evaluate_with_form(const OverlapForm& form, const Instance& instance) {
+  const Token& q = instance.tokens.at(static_cast<std::size_t>(instance.query));
+  const int w = q.weight();
+  Rational sa = 0, sp = 0;
+  for (const Token& z : instance.tokens) {
+    const int s = inner(q, z);
+    const Rational a = form.kernel(w, s);
+    sa += a;
+    if (a != 0) sp += a * form.readout(w, s);
+  }
+  InstanceOutcome outcome;
+  outcome.instance = instance;
+  outcome.target = min_ip_target(instance);
+  if (sa != 0) {
+    outcome.output = sp / sa;
+    outcome.error = abs_of(*outcome.output - outcome.target);
+  }
+  return outcome;
+}
+
+EvalReport evaluate_profiles(const OverlapForm& form, int m, int n, const EvalOptions& options) {
+  if (m < 1 || m > kMaxTokenWidth)
+    throw UsageError("m must be in 1.." + std::to_string(kMaxTokenWidth));
+  detail::ReportBuilder builder("profiles", options.max_failures);
+  const int query_position = query_positions(options.mode, n).front();
+  const unsigned per_sequence = options.mode == QueryMode::All ? static_cast<unsigned>(n) : 1U;
+  Integer failing = 0, undefined = 0;
+  std::vector<std::optional<Rational>> per_weight;
+  std::optional<Rational> overall;
+  int max_w = 0;
+  std::vector<int> max_overlaps;
+  scan_profiles(
+      form, m, n, per_weight,
+      [&](const ProfileEvent& event) {
+        const Integer count = count_profile(m, n, event.w, event.overlaps) * per_sequence;
+        failing += count;
+        if (event.undefined) undefined += count;
+        if (builder.wants_failure()) {
+          InstanceOutcome outcome =
+              evaluate_with_form(form, realise_profile(m, event.w, event.overlaps, query_position));
+          if (!outcome.fails())
+            throw InternalError("profile scan and exact evaluation disagree on " +
+                                to_string(outcome.instance));
+          builder.keep_failure(outcome);
+        }
+      },
+      overall, max_w, max_overlaps);
+  Integer total = 1;
+  total <<= static_cast<unsigned>(m * n);
+  total *= per_sequence;
+  builder.add_counts(total, failing, undefined);
+  if (overall) {
+    InstanceOutcome worst = evaluate_with_form(form, realise_profile(m, max_w, max_overlaps, query_position));
+    if (!worst.error || *worst.error != *overall)
+      throw InternalError("profile maximum does not match exact evaluation of " +
+                          to_string(worst.instance));
+    builder.offer_max(worst);
+  }
+  return builder.finish();
+}
+
+std::vector<std::optional<Rational>> max_error_by_query_weight(const OverlapForm& form,
+                                                               int max_weight, int n) {
+  std::vector<std::optional<Rational>> per_weight;
+  std::optional<Rational> overall;
+  int max_w = 0;
+  std::vector<int> max_overlaps;
+  scan_profiles(form, max_weight, n, per_weight, [](const ProfileEvent&) {}, overall, max_w,
+                max_overlaps);
+  return per_weight;
+}
+
+}  // namespace kernelrank

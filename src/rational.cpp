@@ -134,6 +134,23 @@ Integer ceil_of(const Rational& value) {
   return result;
 }
 
+std::string to_decimal(const Rational& value, int digits) {
+  if (digits < 0 || digits > 10000) throw std::invalid_argument("to_decimal: digits out of range");
+  Integer scale = power_of_ten(static_cast<unsigned long>(digits));
+  const bool negative = value < 0;
+  const Rational scaled = abs_of(value) * scale;
+  // Round half up: floor(x + 1/2).
+  Integer rounded = floor_of(scaled + Rational(1, 2));
+  Integer whole = rounded / scale;
+  Integer fraction = rounded % scale;
+  std::string text = (negative && rounded != 0 ? "-" : "") + whole.str();
+  if (digits > 0) {
+    std::string frac = fraction.str();
+    text += "." + std::string(static_cast<std::size_t>(digits) - frac.size(), '0') + frac;
+  }
+  return text;
+}
+
 Rational abs_of(const Rational& value) { return value < 0 ? Rational(-value) : value; }
 
 }  // namespace kernelrank

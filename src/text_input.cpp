@@ -34,6 +34,13 @@ std::size_t first_invalid_utf8(const std::string& text) {
     if (i + extra >= text.size()) return i;
     for (std::size_t k = 1; k <= extra; ++k)
       if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+    // RFC 3629: the second byte is further restricted so that overlong forms
+    // (E0 80..9F, F0 80..8F), UTF-16 surrogates (ED A0..BF) and code points
+    // above U+10FFFF (F4 90..BF) are rejected.
+    const auto second = extra > 0 ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) ||
+        (c == 0xF0 && second < 0x90) || (c == 0xF4 && second > 0x8F))
+      return i;
     i += extra + 1;
   }
   return std::string::npos;
@@ -44,6 +51,16 @@ std::size_t line_of_offset(const std::string& text, std::size_t offset) {
   for (std::size_t i = 0; i < offset && i < text.size(); ++i)
     if (text[i] == '\n') ++line;
   return line;
+}
+
+// Throws InputError naming the line of the first NUL byte or invalid UTF-8.
+void check_text_bytes(const std::string& name, const std::string& contents) {
+  const std::size_t nul = contents.find('\0');
+  if (nul != std::string::npos)
+    throw InputError(name, line_of_offset(contents, nul), "binary data (NUL byte) in text file");
+  const std::size_t bad = first_invalid_utf8(contents);
+  if (bad != std::string::npos)
+    throw InputError(name, line_of_offset(contents, bad), "invalid UTF-8 byte sequence");
 }
 
 }  // namespace
@@ -60,26 +77,20 @@ std::string read_file_checked(const std::string& path) {
   std::string contents(static_cast<std::size_t>(size), '\0');
   in.read(contents.data(), size);
   if (!in) throw InputError(path, 0, "cannot read file");
+  check_text_bytes(path, contents);
   return contents;
 }
 
-TextReader::TextReader(const std::string& path) : name_(path), contents_(read_file_checked(path)) {
-  validate_bytes();
-}
+// read_file_checked has already validated the bytes.
+TextReader::TextReader(const std::string& path)
+    : name_(path), contents_(read_file_checked(path)) {}
 
 TextReader::TextReader(std::string name, std::string contents)
     : name_(std::move(name)), contents_(std::move(contents)) {
   validate_bytes();
 }
 
-void TextReader::validate_bytes() const {
-  const std::size_t nul = contents_.find('\0');
-  if (nul != std::string::npos)
-    throw InputError(name_, line_of_offset(contents_, nul), "binary data (NUL byte) in text file");
-  const std::size_t bad = first_invalid_utf8(contents_);
-  if (bad != std::string::npos)
-    throw InputError(name_, line_of_offset(contents_, bad), "invalid UTF-8 byte sequence");
-}
+void TextReader::validate_bytes() const { check_text_bytes(name_, contents_); }
 
 std::optional<TextLine> TextReader::next() {
   while (offset_ < contents_.size()) {
@@ -147,8 +158,11 @@ long long TextReader::integer_field(const TextLine& line, std::size_t index, lon
                           "), found end of line");
   const std::string& text = line.fields[index];
   long long value = 0;
-  bool ok = !text.empty() && text.size() <= 18;
-  for (char c : text) ok = ok && c >= '0' && c <= '9';
+  // An optional '-' (for ranges that allow negatives) and at most 18 digits, so
+  // that std::stoll cannot overflow.
+  const std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+  bool ok = text.size() > sign && text.size() - sign <= 18;
+  for (std::size_t i = sign; i < text.size(); ++i) ok = ok && text[i] >= '0' && text[i] <= '9';
   if (ok) value = std::stoll(text);
   if (!ok || value < lo || value > hi)
     fail(line.number, std::string("expected ") + what + " (an integer in " + std::to_string(lo) +

@@ -72,4 +72,12 @@ EvalReport evaluate_profiles(const OverlapForm& form, int m, int n, const EvalOp
 std::vector<std::optional<Rational>> max_error_by_query_weight(const OverlapForm& form,
                                                                int max_weight, int n);
 
+// Number of ordered instances of T(m,n) (query first) whose query has weight w
+// and whose other n-1 overlaps form the given non-decreasing multiset.
+Integer profile_instance_count(int m, int n, int w, const std::vector<int>& overlaps);
+// A concrete instance with that profile: q = 1^w 0^(m-w), z_j = 1^(s_j) 0^(m-s_j).
+Instance realise_profile(int m, int w, const std::vector<int>& overlaps, int query_position);
+// Exact evaluation of an instance through an overlap form (tokens -> overlaps).
+InstanceOutcome evaluate_with_form(const OverlapForm& form, const Instance& instance);
+
 }  // namespace kernelrank

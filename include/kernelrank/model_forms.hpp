@@ -1,7 +1,10 @@
-// The three explicit model forms of the model file format (docs/file-formats.md):
+// The three explicit model forms of the model file format (docs/model-format.md):
 // tabular (kernel and readout tables over a token list), features (per-token
 // phi_Q, phi_K, v, c, e) and parametric (phi(x) = act(W x + b) for any width).
 // Each is optionally position dependent: one block per query/key position.
+// Constructors check that the data is consistent (sizes, distinct tokens of
+// width m) and throw std::invalid_argument otherwise; lookups of a token the
+// model does not define, or of a position out of range, throw ModelDomainError.
 #pragma once
 
 #include "kernelrank/model.hpp"
@@ -74,7 +77,12 @@ class FeatureModel : public Model {
   Rational kernel(const Token& q, const Token& z, int qpos, int kpos) const override;
   Rational readout(const Token& q, const Token& z, int qpos, int kpos) const override;
   const std::vector<Token>* token_universe() const override { return &tokens_; }
+  // Checks the kernel on all K^2 listed pairs (and all position pairs) when the
+  // features are signed; throws ResourceError if that exceeds kMaxClassifyWork.
   Classification classify() const override;
+
+  // Bound on pairs x r multiply-adds spent by classify() on signed features.
+  static constexpr unsigned long long kMaxClassifyWork = 1ULL << 32;
 
  private:
   const TokenFeatures& features_of(const Token& token) const;
@@ -102,6 +110,9 @@ struct ParametricMaps {
   AffineMap query, key, value, readout_c, readout_e;
 };
 
+// Parametric models handle any width m: nothing is tabulated over tokens, but
+// the per-token vectors are cached (bounded) since an evaluation asks about the
+// same few tokens many times. Not thread safe (the cache is mutable).
 class ParametricModel : public Model {
  public:
   ParametricModel(int m, Activation activation, std::vector<ParametricMaps> maps_by_position,
@@ -116,13 +127,24 @@ class ParametricModel : public Model {
   Classification classify() const override;
 
  private:
+  enum MapKind : int { kQuery, kKey, kValue, kReadoutC, kReadoutE, kMapKinds };
+
   const ParametricMaps& maps(int position) const;
-  RationalVector features(const AffineMap& map, const Token& x) const;
+  // The map of the given kind at a position applied to x (with the activation
+  // for the feature maps), from the cache when present.
+  const RationalVector& features(MapKind kind, int position, const Token& x) const;
+  // Empties the cache when it has grown too large; called at the start of a
+  // lookup so that references handed out within one lookup stay valid.
+  void bound_cache() const;
 
   int m_;
   Activation activation_;
   std::vector<ParametricMaps> maps_;
   bool position_dependent_;
+  int r_ = 0;
+  int d_ = 0;
+  mutable std::vector<std::unordered_map<Token, RationalVector, TokenHash>> cache_;
+  mutable std::size_t cached_bytes_ = 0;  // rough estimate
 };
 
 }  // namespace kernelrank

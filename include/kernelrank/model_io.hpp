@@ -1,5 +1,7 @@
 // Reading and writing model files (text format and the JSON tabular form).
-// docs/file-formats.md is the specification; errors name file and line.
+// docs/model-format.md is the specification; malformed input throws InputError
+// naming the file and line (line 0 for JSON semantic errors, whose messages
+// name the JSON path instead).
 #pragma once
 
 #include "kernelrank/model.hpp"
@@ -15,7 +17,9 @@ namespace kernelrank {
 std::unique_ptr<Model> read_model(const std::string& path);
 std::unique_ptr<Model> parse_model(const std::string& name, const std::string& contents);
 
-// Writers for the tabular form (used by the Z3 search to emit models).
+// Writers for the tabular form (used by the Z3 search to emit models); the
+// output parses back to an equal model. The JSON form has no position-dependent
+// variant: tabular_model_to_json throws UsageError for such a model.
 std::string tabular_model_to_text(const TabularModel& model);
 std::string tabular_model_to_json(const TabularModel& model);
 

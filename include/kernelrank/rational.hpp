@@ -49,6 +49,10 @@ Rational make_rational(const Integer& num, const Integer& den);
 Integer floor_of(const Rational& value);
 Integer ceil_of(const Rational& value);
 
+// Decimal rendering rounded to `digits` places after the point, for display
+// next to the exact value (computed with integers, e.g. "0.4000" for 2/5).
+std::string to_decimal(const Rational& value, int digits);
+
 // |value| for rationals (Boost's abs is fine too; this keeps call sites short).
 Rational abs_of(const Rational& value);
 

@@ -24,7 +24,7 @@ void add_code_command(CLI::App& app, const GlobalOptions& global, Action& action
 void add_instances_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_softmax_base_command(CLI::App& app, const GlobalOptions& global, Action& action);
-void add_demo_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_reproduce_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);
 
 // Prints `json` (when --json) or `human` to stdout.

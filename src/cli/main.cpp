@@ -28,11 +28,12 @@ int main(int argc, char** argv) {
       "attention on the Min-IP task.\nExit codes: 0 verified/solves/found, 1 refuted/fails, "
       "2 malformed input or bad parameter, 3 resource limit, 4 internal error, 5 unknown."};
   app.require_subcommand(1);
+  app.fallthrough();  // --json and --quiet may also follow the subcommand
   cli::GlobalOptions global;
   app.add_flag("--json", global.json, "Machine-readable output on stdout");
   app.add_flag("--quiet", global.quiet, "No progress output on stderr");
   cli::Action action;
-  cli::add_demo_command(app, global, action);
+  cli::add_reproduce_command(app, global, action);
   cli::add_code_command(app, global, action);
   cli::add_instances_command(app, global, action);
   cli::add_eval_command(app, global, action);

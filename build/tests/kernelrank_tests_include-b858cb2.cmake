@@ -1,5 +1,0 @@
-if(EXISTS "/work/main/build/tests/kernelrank_tests_tests-b858cb2.cmake")
-  include("/work/main/build/tests/kernelrank_tests_tests-b858cb2.cmake")
-else()
-  add_test(kernelrank_tests_NOT_BUILT-b858cb2 kernelrank_tests_NOT_BUILT-b858cb2)
-endif()

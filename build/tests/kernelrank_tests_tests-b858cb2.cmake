@@ -1,1 +1,0 @@
-set( kernelrank_tests_TESTS)

@@ -1,5 +1,0 @@
-// placeholder
-#include "commands.hpp"
-namespace kernelrank::cli {
-void add_demo_command(CLI::App&, const GlobalOptions&, Action&) {}
-}  // namespace kernelrank::cli

@@ -1,0 +1,23 @@
+// Shared command-line options for choosing a model: a file or a built-in.
+#pragma once
+
+#include "kernelrank/model.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+namespace kernelrank::cli {
+
+struct ModelSource {
+  std::string file;     // --model FILE (text or JSON)
+  std::string builtin;  // --builtin rank1-mean|softmax|product
+  std::string base = "3";
+};
+
+void add_model_options(CLI::App* command, ModelSource& source);
+// Loads the model; built-ins are instantiated for width m and length n.
+std::unique_ptr<Model> load_model(const ModelSource& source, int m, int n);
+
+}  // namespace kernelrank::cli
