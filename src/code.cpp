@@ -99,12 +99,6 @@ class WeightedWordWalker {
     return true;
   }
 
-  std::uint64_t mask() const {
-    std::uint64_t mask = 0;
-    for (int s : significance_) mask |= std::uint64_t{1} << (m_ - 1 - s);
-    return mask;
-  }
-
   // Packs the word into `words` (ceil(m/64) entries, coordinate p at bit p%64).
   void pack(std::uint64_t* words, std::size_t stride) const {
     std::fill(words, words + stride, std::uint64_t{0});
@@ -121,15 +115,6 @@ class WeightedWordWalker {
 
 std::size_t stride_of(int m) { return (static_cast<std::size_t>(m) + 63) / 64; }
 
-Token token_from_mask(int m, std::uint64_t mask) {
-  Token token(m);
-  while (mask != 0) {
-    token.set(std::countr_zero(mask), true);
-    mask &= mask - 1;
-  }
-  return token;
-}
-
 Token token_from_packed(int m, const std::uint64_t* words) {
   Token token(m);
   for (std::size_t i = 0; i < stride_of(m); ++i) {
@@ -142,51 +127,74 @@ Token token_from_packed(int m, const std::uint64_t* words) {
   return token;
 }
 
+// Baseline x86-64 has no popcount instruction, and std::popcount then costs a
+// dozen instructions; the hot loops below are cloned for CPUs that have one
+// (the clone is chosen once at load time). Results are the same either way.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KERNELRANK_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define KERNELRANK_POPCNT_CLONES
+#endif
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
 int packed_distance(const std::uint64_t* a, const std::uint64_t* b, std::size_t stride) {
   int total = 0;
   for (std::size_t i = 0; i < stride; ++i) total += std::popcount(a[i] ^ b[i]);
   return total;
 }
 
-// Greedy acceptance over single-word masks. The last word that blocked a
-// candidate is tried first: neighbouring candidates tend to share a blocker.
-// The order of the checks does not change the answer, only the speed.
-class MaskGreedy {
- public:
-  explicit MaskGreedy(int d) : d_(d) {}
-
-  bool offer(std::uint64_t candidate) {
-    if (!kept_.empty() && std::popcount(kept_[last_blocker_] ^ candidate) < d_) return false;
-    for (std::size_t i = kept_.size(); i-- > 0;) {
-      if (std::popcount(kept_[i] ^ candidate) < d_) {
-        last_blocker_ = i;
-        return false;
-      }
-    }
-    kept_.push_back(candidate);
-    return true;
+// The index of a kept word at distance < d from the candidate, or kNone. The
+// word at `hint` (the previous blocker) is tried first because neighbouring
+// candidates tend to share a blocker; the order never changes the answer.
+KERNELRANK_POPCNT_CLONES
+std::size_t find_blocker(const std::uint64_t* kept, std::size_t count, std::size_t stride,
+                         const std::uint64_t* candidate, int d, std::size_t hint) {
+  if (stride == 1) {
+    const std::uint64_t word = candidate[0];
+    if (hint < count && std::popcount(kept[hint] ^ word) < d) return hint;
+    for (std::size_t i = count; i-- > 0;)
+      if (std::popcount(kept[i] ^ word) < d) return i;
+    return kNone;
   }
-  const std::vector<std::uint64_t>& kept() const { return kept_; }
+  if (hint < count && packed_distance(kept + hint * stride, candidate, stride) < d) return hint;
+  for (std::size_t i = count; i-- > 0;)
+    if (packed_distance(kept + i * stride, candidate, stride) < d) return i;
+  return kNone;
+}
 
- private:
-  int d_;
-  std::vector<std::uint64_t> kept_;
-  std::size_t last_blocker_ = 0;
-};
+// Adds the distance of every pair i < j to pairs_at[distance].
+KERNELRANK_POPCNT_CLONES
+void count_pair_distances(const std::uint64_t* words, std::size_t n, std::size_t stride,
+                          std::vector<std::uint64_t>& pairs_at, Progress& progress) {
+  std::uint64_t done = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (stride == 1) {
+      const std::uint64_t a = words[i];
+      for (std::size_t j = i + 1; j < n; ++j)
+        ++pairs_at[static_cast<std::size_t>(std::popcount(a ^ words[j]))];
+    } else {
+      for (std::size_t j = i + 1; j < n; ++j)
+        ++pairs_at[static_cast<std::size_t>(
+            packed_distance(words + i * stride, words + j * stride, stride))];
+    }
+    done += n - 1 - i;
+    progress.update(done);
+  }
+}
 
-// The same for words packed `stride` 64-bit words each (widths above 64).
-class PackedGreedy {
+// Greedy acceptance: a candidate is kept when no kept word is within distance
+// < d. Words are packed `stride` 64-bit words each (one for widths up to 64).
+class Greedy {
  public:
-  PackedGreedy(int d, std::size_t stride) : d_(d), stride_(stride) {}
+  Greedy(int d, std::size_t stride) : d_(d), stride_(stride) {}
 
   bool offer(const std::uint64_t* candidate) {
-    const std::size_t count = size();
-    if (count != 0 && packed_distance(at(last_blocker_), candidate, stride_) < d_) return false;
-    for (std::size_t i = count; i-- > 0;) {
-      if (packed_distance(at(i), candidate, stride_) < d_) {
-        last_blocker_ = i;
-        return false;
-      }
+    const std::size_t blocker = find_blocker(kept_.data(), size(), stride_, candidate, d_,
+                                             last_blocker_);
+    if (blocker != kNone) {
+      last_blocker_ = blocker;
+      return false;
     }
     kept_.insert(kept_.end(), candidate, candidate + stride_);
     return true;
@@ -198,7 +206,7 @@ class PackedGreedy {
   int d_;
   std::size_t stride_;
   std::vector<std::uint64_t> kept_;
-  std::size_t last_blocker_ = 0;
+  std::size_t last_blocker_ = kNone;
 };
 
 // Uniform integers in [0, n) from the raw outputs of std::mt19937_64, whose
@@ -271,17 +279,11 @@ Code johnson_code(int m, int w, std::uint64_t limit) {
   code.construction = "johnson m=" + std::to_string(m) + " w=" + std::to_string(w);
   code.words.reserve(static_cast<std::size_t>(binomial_saturating(m, w)));
   WeightedWordWalker walker(m, w);
-  if (m <= 64) {
-    do {
-      code.words.push_back(token_from_mask(m, walker.mask()));
-    } while (walker.advance());
-  } else {
-    std::vector<std::uint64_t> packed(stride_of(m));
-    do {
-      walker.pack(packed.data(), packed.size());
-      code.words.push_back(token_from_packed(m, packed.data()));
-    } while (walker.advance());
-  }
+  std::vector<std::uint64_t> packed(stride_of(m));
+  do {
+    walker.pack(packed.data(), packed.size());
+    code.words.push_back(token_from_packed(m, packed.data()));
+  } while (walker.advance());
   return code;
 }
 
@@ -293,30 +295,20 @@ Code lexicode(int m, int w, int d, std::uint64_t limit) {
   code.m = m;
   code.construction =
       "lexicode m=" + std::to_string(m) + " w=" + std::to_string(w) + " d=" + std::to_string(d);
-  const std::uint64_t total = binomial_saturating(m, w);
-  Progress progress("lexicode", total);
+  Progress progress("lexicode", binomial_saturating(m, w));
   std::uint64_t scanned = 0;
+  const std::size_t stride = stride_of(m);
+  Greedy greedy(d, stride);
+  std::vector<std::uint64_t> candidate(stride);
   WeightedWordWalker walker(m, w);
-  if (m <= 64) {
-    MaskGreedy greedy(d);
-    do {
-      greedy.offer(walker.mask());
-      progress.update(++scanned);
-    } while (walker.advance());
-    for (std::uint64_t mask : greedy.kept()) code.words.push_back(token_from_mask(m, mask));
-  } else {
-    const std::size_t stride = stride_of(m);
-    PackedGreedy greedy(d, stride);
-    std::vector<std::uint64_t> candidate(stride);
-    do {
-      walker.pack(candidate.data(), stride);
-      greedy.offer(candidate.data());
-      progress.update(++scanned);
-    } while (walker.advance());
-    for (std::size_t i = 0; i < greedy.size(); ++i)
-      code.words.push_back(token_from_packed(m, greedy.at(i)));
-  }
+  do {
+    walker.pack(candidate.data(), stride);
+    greedy.offer(candidate.data());
+    progress.update(++scanned);
+  } while (walker.advance());
   progress.finish();
+  for (std::size_t i = 0; i < greedy.size(); ++i)
+    code.words.push_back(token_from_packed(m, greedy.at(i)));
   return code;
 }
 
@@ -336,26 +328,16 @@ Code random_greedy_code(int m, int w, int d, std::uint64_t seed, int max_failure
                       " max_words=" + std::to_string(max_words);
   RandomWordSource source(m, w, seed);
   const std::size_t stride = stride_of(m);
+  Greedy greedy(d, stride);
   std::vector<std::uint64_t> candidate(stride);
   int failures = 0;
-  // Words are returned in the order they were kept, so a prefix of the result
-  // is the code a smaller max_words would have produced.
-  if (m <= 64) {
-    MaskGreedy greedy(d);
-    while (failures < max_failures && greedy.kept().size() < max_words) {
-      source.next(candidate.data(), stride);
-      failures = greedy.offer(candidate[0]) ? 0 : failures + 1;
-    }
-    for (std::uint64_t mask : greedy.kept()) code.words.push_back(token_from_mask(m, mask));
-  } else {
-    PackedGreedy greedy(d, stride);
-    while (failures < max_failures && greedy.size() < max_words) {
-      source.next(candidate.data(), stride);
-      failures = greedy.offer(candidate.data()) ? 0 : failures + 1;
-    }
-    for (std::size_t i = 0; i < greedy.size(); ++i)
-      code.words.push_back(token_from_packed(m, greedy.at(i)));
+  while (failures < max_failures && greedy.size() < max_words) {
+    source.next(candidate.data(), stride);
+    failures = greedy.offer(candidate.data()) ? 0 : failures + 1;
   }
+  // Kept order, so a prefix is the code a smaller max_words would have given.
+  for (std::size_t i = 0; i < greedy.size(); ++i)
+    code.words.push_back(token_from_packed(m, greedy.at(i)));
   return code;
 }
 
@@ -418,24 +400,7 @@ CodeStatistics code_statistics(const Code& code) {
   std::vector<std::uint64_t> pairs_at(static_cast<std::size_t>(code.m) + 1, 0);
   const std::uint64_t total_pairs = static_cast<std::uint64_t>(n) * (n - 1) / 2;
   Progress progress("code pairs", total_pairs);
-  std::uint64_t done = 0;
-  if (stride == 1) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t a = packed[i];
-      for (std::size_t j = i + 1; j < n; ++j)
-        ++pairs_at[static_cast<std::size_t>(std::popcount(a ^ packed[j]))];
-      done += n - 1 - i;
-      progress.update(done);
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = i + 1; j < n; ++j)
-        ++pairs_at[static_cast<std::size_t>(
-            packed_distance(&packed[i * stride], &packed[j * stride], stride))];
-      done += n - 1 - i;
-      progress.update(done);
-    }
-  }
+  count_pair_distances(packed.data(), n, stride, pairs_at, progress);
   progress.finish();
 
   for (std::size_t distance_value = 0; distance_value < pairs_at.size(); ++distance_value)

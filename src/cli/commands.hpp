@@ -25,6 +25,9 @@ void add_instances_command(CLI::App& app, const GlobalOptions& global, Action& a
 void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_softmax_base_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_reproduce_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_transition_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);
 
 // Prints `json` (when --json) or `human` to stdout.

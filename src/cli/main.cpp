@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   cli::add_instances_command(app, global, action);
   cli::add_eval_command(app, global, action);
   cli::add_softmax_base_command(app, global, action);
+  cli::add_bound_command(app, global, action);
+  cli::add_transition_command(app, global, action);
+  cli::add_domination_command(app, global, action);
   cli::add_bench_command(app, global, action);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,84 @@
+// The parsed form of a certificate (docs/certificate-format.md, version 1).
+//
+// parse_certificate() reads the whole file and checks everything that can be checked
+// without arithmetic: statement order, field order and counts, integer spellings and
+// ranges, token widths, counts against the lines that follow, backward references.
+// Anything wrong here is malformed input (exit 2). The arithmetic checks that decide
+// between verified and not verified come later (cube_rule, family_chains, conclusion).
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "bignum.hpp"
+#include "sha256.hpp"
+#include "tokens.hpp"
+
+namespace krcheck {
+
+enum class QueryMode { first, last, all };
+enum class RuleKind { trace, dominance };
+
+inline constexpr int kMaxWidth = 4096;         // m
+inline constexpr int kMinLength = 3;           // n
+inline constexpr int kMaxLength = 1000;        // n
+inline constexpr int kMaxPrecision = 256;      // P of the trace rule
+inline constexpr std::uint64_t kMaxRows = 200000;
+
+struct Step {
+  long line = 0;
+  int position = 0;  // 1-based query position p
+  Token query, a, b;
+  std::uint64_t k = 0;
+};
+
+struct PairLine {
+  long line = 0;
+  std::uint32_t row = 0;     // i, 0-based
+  std::uint32_t column = 0;  // j, 0-based
+  std::size_t first_step = 0;  // the chain is pair_steps[first_step .. first_step + step_count)
+  std::size_t step_count = 0;
+};
+
+struct Certificate {
+  std::string file;
+
+  long task_line = 0;
+  std::string task_statement;  // the task line as written, for the summary
+  bool is_family = false;
+  int m = 0;
+  int n = 0;
+  QueryMode mode = QueryMode::first;
+  bool dependent_positions = false;
+  Digest family_digest{};  // family certificates only
+
+  long rule_line = 0;
+  RuleKind rule = RuleKind::trace;
+  int precision = 0;  // trace rule only
+
+  long steps_line = 0;
+  std::vector<Step> steps;  // family certificates only
+
+  long rows_line = 0;
+  TokenMatrix own;    // c_i
+  TokenMatrix query;  // q_i
+  std::vector<long> row_lines;
+
+  long pairs_line = 0;
+  std::vector<PairLine> pairs;            // family certificates only
+  std::vector<std::uint32_t> pair_steps;  // 0-based step indices of all chains
+
+  long sum_line = 0;
+  Rational stated_sum;  // an integer for the trace rule
+
+  long claim_line = 0;
+  BigInt claim;
+
+  std::size_t row_count() const { return row_lines.size(); }
+};
+
+Certificate parse_certificate(std::istream& in, const std::string& file);
+
+}  // namespace krcheck

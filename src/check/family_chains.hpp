@@ -1,0 +1,30 @@
+// The rules over an explicit family (docs/certificate-format.md, "family").
+//
+// A step (query Q at position p, tokens A, B, count K) is usable when the family holds
+// S1 = (Q, A^(N-1)), S2 = (Q, B^(N-1)) and S3_K = (Q, A^K, B^(N-1-K)); then L2 gives
+// alpha(Q,A) > f alpha(Q,B) with f = (N-1-K)(g-1)/K, g = <Q,B> - <Q,A> >= 2. A `pair`
+// line chains steps from c_i to c_j under the query q_i; rho_ij is the product of the
+// factors (L3). The rules then use rho_ij exactly as the cube rules use R_N(G_ij).
+#pragma once
+
+#include <vector>
+
+#include "bignum.hpp"
+#include "certificate.hpp"
+#include "family.hpp"
+
+namespace krcheck {
+
+// Checks the family's header against the task, then every step in order; returns the
+// factor of each step. Throws CheckError at the first failure.
+std::vector<Rational> check_steps(const Certificate& cert, const Family& family);
+
+// Checks every pair line (one per ordered pair i != j, chains that link) and returns
+// rho_ij for each pair line, in file order.
+std::vector<Rational> check_chains(const Certificate& cert,
+                                   const std::vector<Rational>& step_factors);
+
+BigInt family_trace_sum(const Certificate& cert, const std::vector<Rational>& rho);
+Rational family_dominance_max_row_sum(const Certificate& cert, const std::vector<Rational>& rho);
+
+}  // namespace krcheck

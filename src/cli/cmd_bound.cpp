@@ -1,0 +1,196 @@
+// `kernelrank bound`: the best certified lower bound on the feature rank of NK
+// models solving T(m,n) (theory.md L2-L4), optionally with a certificate.
+#include "commands.hpp"
+#include "report_output.hpp"
+
+#include "kernelrank/amplification.hpp"
+#include "kernelrank/atomic_write.hpp"
+#include "kernelrank/bound_search.hpp"
+#include "kernelrank/certificate.hpp"
+#include "kernelrank/errors.hpp"
+#include "kernelrank/progress.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+namespace kernelrank::cli {
+namespace {
+
+struct BoundArgs {
+  int m = 24;
+  int n = 3;
+  long long r = -1;
+  std::string code;
+  bool position_dependent = false;
+  std::string model_class = "NK";
+  std::string mode = "first";
+  std::string cert;
+  std::uint64_t seed = 1;
+  int effort = 1;
+  bool no_subset = false;
+  bool table = false;
+  int m_min = 8;
+  int m_max = 64;
+  std::string cert_dir;
+};
+
+CertificateTask certificate_task(const BoundArgs& args, int m) {
+  CertificateTask task;
+  task.m = m;
+  task.n = args.n;
+  task.mode = parse_query_mode(args.mode);
+  if (args.model_class != "NK" && args.model_class != "PF")
+    throw UsageError("--class must be NK or PF, not " + args.model_class);
+  task.positive_features = args.model_class == "PF";
+  task.position_dependent = args.position_dependent;
+  return task;
+}
+
+BoundSearchOptions search_options(const BoundArgs& args, int m) {
+  BoundSearchOptions options;
+  options.m = m;
+  options.n = args.n;
+  options.code_file = args.code;
+  options.seed = args.seed;
+  options.effort = args.effort;
+  options.subset_search = !args.no_subset;
+  if (isatty(STDERR_FILENO) == 1 && !args.table)
+    options.log = [](const std::string& message) { std::cerr << "  trying " << message << "\n"; };
+  return options;
+}
+
+std::string gap_summary(const RankBoundResult& bound) {
+  const AmplificationTable table(bound.n, bound.gap_histogram.empty() ? 0 : bound.gap_histogram.rbegin()->first);
+  std::string text;
+  for (const auto& [gap, count] : bound.gap_histogram) {
+    const auto& amp = table.at(gap);
+    std::string split;
+    for (int p : amp->parts) split += (split.empty() ? "" : "+") + std::to_string(p);
+    text += "    gap " + std::to_string(gap) + ": " + std::to_string(count) + " ordered pairs, R_" +
+            std::to_string(bound.n) + "(" + std::to_string(gap) + ") = " + amp->factor.str() + " (split " + split + ")\n";
+  }
+  return text;
+}
+
+nlohmann::json bound_json(const BoundSearchResult& result, int m, int n) {
+  const RankBoundResult& b = result.bound;
+  nlohmann::json gaps = nlohmann::json::object();
+  for (const auto& [gap, count] : b.gap_histogram) gaps[std::to_string(gap)] = count;
+  nlohmann::json tried = nlohmann::json::array();
+  for (const BoundSearchEntry& e : result.tried)
+    tried.push_back({{"construction", e.construction}, {"pool", e.pool}, {"rows", e.rows},
+                     {"bound", e.bound.applicable ? nlohmann::json(e.bound.bound.str()) : nlohmann::json(nullptr)}});
+  nlohmann::json j = {{"m", m}, {"n", n}, {"bound", b.bound.str()}, {"rule", to_string(b.rule)},
+                      {"construction", result.best.construction}, {"rows", b.rows},
+                      {"gap_histogram", gaps}, {"tried", tried}};
+  if (b.rule == BoundRule::Trace) {
+    j["trace_value"] = to_string(b.trace_value());
+    j["precision"] = b.precision;
+  } else {
+    j["max_row_sum"] = to_string(b.max_row_sum);
+  }
+  return j;
+}
+
+int run_single(const BoundArgs& args, const GlobalOptions& global) {
+  const CertificateTask task = certificate_task(args, args.m);
+  const BoundSearchResult result = search_rank_bound(search_options(args, args.m));
+  const RankBoundResult& b = result.bound;
+  std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," + std::to_string(args.n) +
+                      "), class " + args.model_class + (args.position_dependent ? ", position-dependent maps" : "") +
+                      ":\n  r >= " + b.bound.str() + "\n";
+  human += "construction: " + result.best.construction + ", " + std::to_string(b.rows) +
+           " rows (own token c_i, query q_i = complement of c_i)\n";
+  if (b.rule == BoundRule::Trace) {
+    human += "rule: trace with column weights: rank > T = sum_j 1/(1 + c_j), c_j = sum_i R(G_ij)^-2\n";
+    human += "  T >= " + exact_with_decimal(b.trace_value()) + " (terms rounded down to multiples of 2^-" +
+             std::to_string(b.precision) + "), so r >= floor(T) + 1 = " + b.bound.str() + "\n";
+  } else {
+    human += "rule: diagonal dominance: largest row sum of 1/rho = " + exact_with_decimal(b.max_row_sum) +
+             " <= 1, so the matrix has full rank " + b.bound.str() + "\n";
+  }
+  human += "  gaps G_ij = <q_i,c_j> - <q_i,c_i> over all ordered pairs:\n" + gap_summary(b);
+  human += "constructions tried:\n";
+  for (const BoundSearchEntry& e : result.tried)
+    human += "  " + e.construction + ": " + std::to_string(e.pool) + " words, " + std::to_string(e.rows) +
+             " rows kept, " + (e.bound.applicable ? "r >= " + e.bound.bound.str() : "no bound (" + e.bound.reason + ")") + "\n";
+  nlohmann::json json = bound_json(result, args.m, args.n);
+  json["class"] = args.model_class;
+  json["position_dependent"] = args.position_dependent;
+  int exit_code = kExitOk;
+  if (args.r >= 0) {
+    const bool ruled_out = Integer(args.r) < b.bound;
+    json["r"] = args.r;
+    json["r_ruled_out"] = ruled_out;
+    human += ruled_out ? "r = " + std::to_string(args.r) + " is ruled out: no " + args.model_class +
+                             " model with " + std::to_string(args.r) + " features solves the task\n"
+                       : "r = " + std::to_string(args.r) + " is not ruled out by this bound\n";
+    if (!ruled_out) exit_code = kExitNegative;
+  }
+  if (!args.cert.empty()) {
+    write_file_atomically(args.cert, cube_certificate(task, result.best.construction, result.best.rows, b));
+    human += "certificate written to " + args.cert + " (check it with: kernelrank-check " + args.cert + ")\n";
+    json["certificate"] = args.cert;
+  }
+  emit(global, json, human);
+  return exit_code;
+}
+
+int run_table(const BoundArgs& args, const GlobalOptions& global) {
+  if (args.m_min < 2 || args.m_max < args.m_min || args.m_max > 4096)
+    throw UsageError("--m-min/--m-max must satisfy 2 <= m-min <= m-max <= 4096");
+  nlohmann::json rows = nlohmann::json::array();
+  std::string human = "  m  |  r >=  | rule      | rows  | construction\n";
+  Progress progress("bound table", static_cast<std::uint64_t>(args.m_max - args.m_min + 1));
+  for (int m = args.m_min; m <= args.m_max; ++m) {
+    const BoundSearchResult result = search_rank_bound(search_options(args, m));
+    const RankBoundResult& b = result.bound;
+    char line[256];
+    std::snprintf(line, sizeof line, " %3d | %6s | %-9s | %5zu | %s\n", m, b.bound.str().c_str(),
+                  to_string(b.rule).c_str(), b.rows, result.best.construction.c_str());
+    human += line;
+    nlohmann::json row = bound_json(result, m, args.n);
+    row.erase("tried");
+    if (!args.cert_dir.empty()) {
+      const std::string path = args.cert_dir + "/bound-m" + std::to_string(m) + "-n" + std::to_string(args.n) + ".cert";
+      write_file_atomically(path, cube_certificate(certificate_task(args, m), result.best.construction, result.best.rows, b));
+      row["certificate"] = path;
+    }
+    rows.push_back(row);
+    progress.update(static_cast<std::uint64_t>(m - args.m_min + 1));
+  }
+  progress.finish();
+  emit(global, {{"n", args.n}, {"table", rows}}, human);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& action) {
+  auto args = std::make_shared<BoundArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "bound", "Best certified lower bound on the feature rank r for T(m,n), with a certificate");
+  cmd->add_option("--m", args->m, "Token width")->capture_default_str();
+  cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
+  cmd->add_option("--r", args->r, "Say whether this number of features is ruled out (exit 1 if not)");
+  cmd->add_option("--code", args->code, "Use only this code (own tokens) and its subsets");
+  cmd->add_flag("--position-dependent", args->position_dependent,
+                "Bound models with position-dependent maps (same number; see docs/bounds.md)");
+  cmd->add_option("--class", args->model_class, "Model class in the certificate: NK or PF")->capture_default_str();
+  cmd->add_option("--mode", args->mode, "Query mode of the task")->capture_default_str();
+  cmd->add_option("--cert", args->cert, "Write the certificate to this file");
+  cmd->add_option("--seed", args->seed, "First seed of the randomised constructions")->capture_default_str();
+  cmd->add_option("--effort", args->effort, "Seeds per randomised construction")->capture_default_str();
+  cmd->add_flag("--no-subset", args->no_subset, "Certify whole codes, without the row-subset search");
+  cmd->add_flag("--table", args->table, "Print the best bound for every m in --m-min..--m-max");
+  cmd->add_option("--m-min", args->m_min, "First m of the table")->capture_default_str();
+  cmd->add_option("--m-max", args->m_max, "Last m of the table")->capture_default_str();
+  cmd->add_option("--cert-dir", args->cert_dir, "With --table: write one certificate per m here");
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return args->table ? run_table(*args, global) : run_single(*args, global); };
+  });
+}
+
+}  // namespace kernelrank::cli

@@ -1,0 +1,736 @@
+#!/usr/bin/env python3
+"""Writes the certificate corpus tests/certs/{valid,invalid,malformed}/ for kernelrank-check.
+
+Every number in these files is computed here, in plain Python, independently of the C++
+checker (which is never run by this script):
+  * R_N(G) by explicit enumeration of all compositions of G into parts >= 2;
+  * overlaps by comparing '0'/'1' characters;
+  * the trace sum S = sum_j floor(2^P / (1 + c_j)), c_j = sum_{i != j} rho_ij^-2, with
+    fractions.Fraction, and the bound floor(S / 2^P) + 1 (1 with a single row);
+  * the dominance row sums sum_{j != i} 1/rho_ij with Fraction;
+  * family digests with hashlib.sha256.
+Each invalid/malformed case gets a <case>.expect file: what it tests, which file and line
+the error must name, and a fragment of the expected message. Families sit next to their
+certificate as <case>.family. Run from anywhere: python3 tests/certs/generate.py
+"""
+import hashlib
+import itertools
+import os
+import random
+from fractions import Fraction
+from functools import lru_cache
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# ---------------------------------------------------------------- mathematics
+def compositions(total):
+    """All tuples of parts >= 2 summing to total."""
+    if total == 0:
+        yield ()
+        return
+    for first in range(2, total + 1):
+        for rest in compositions(total - first):
+            yield (first,) + rest
+
+
+@lru_cache(maxsize=None)
+def R(n, gap):
+    best = 0
+    for parts in compositions(gap):
+        product = 1
+        for g in parts:
+            product *= (n - 2) * (g - 1)
+        best = max(best, product)
+    assert best > 0, "no chain for gap %d" % gap
+    return best
+
+
+def ov(x, z):
+    return sum(1 for a, b in zip(x, z) if a == "1" and b == "1")
+
+
+def cube_gaps(rows):
+    """rows: list of (own, query). Returns G[i][j] = <q_i,c_j> - <q_i,c_i>."""
+    return [[ov(q, c2) - ov(q, c) for (c2, _) in rows] for (c, q) in rows]
+
+
+def trace_sum(rho_inv_sq_columns, precision):
+    """rho_inv_sq_columns[j] = c_j as a Fraction."""
+    total = 0
+    for c in rho_inv_sq_columns:
+        x = 1 + c
+        total += (2 ** precision * x.denominator) // x.numerator
+    return total
+
+
+def trace_bound(S, precision, rows):
+    return S // 2 ** precision + 1 if rows >= 2 else 1
+
+
+def cube_trace(rows, n, precision):
+    G = cube_gaps(rows)
+    N = len(rows)
+    cols = []
+    for j in range(N):
+        c = Fraction(0)
+        for i in range(N):
+            if i != j:
+                assert G[i][j] >= 2
+                c += Fraction(1, R(n, G[i][j]) ** 2)
+        cols.append(c)
+    S = trace_sum(cols, precision)
+    return S, trace_bound(S, precision, N)
+
+
+def cube_dominance(rows, n):
+    G = cube_gaps(rows)
+    sums = [sum((Fraction(1, R(n, G[i][j])) for j in range(len(rows)) if j != i), Fraction(0))
+            for i in range(len(rows))]
+    return sums
+
+
+def frac_text(x):
+    return str(x.numerator) if x.denominator == 1 else "%d/%d" % (x.numerator, x.denominator)
+
+
+def complement(x):
+    return "".join("1" if b == "0" else "0" for b in x)
+
+
+# ---------------------------------------------------------------- codes
+def hamming8_weight4():
+    """The 14 weight-4 words of the extended Hamming [8,4,4] code (distances 4 and 8)."""
+    gen = ["11110000", "11001100", "10101010", "11111111"]
+    words = set()
+    for coeffs in itertools.product([0, 1], repeat=4):
+        w = [0] * 8
+        for c, g in zip(coeffs, gen):
+            if c:
+                w = [a ^ int(b) for a, b in zip(w, g)]
+        words.add("".join(map(str, w)))
+    out = sorted(w for w in words if w.count("1") == 4)
+    assert len(out) == 14
+    return out
+
+
+def golay_dodecads():
+    g = 0b110001110101  # x^11+x^10+x^6+x^5+x^4+x^2+1, the cyclic [23,12,7] Golay code
+    words = []
+    for msg in range(4096):
+        c = 0
+        for k in range(12):
+            if msg >> k & 1:
+                c ^= g << k
+        c |= (bin(c).count("1") & 1) << 23  # extend by a parity bit
+        words.append(c)
+    weights = [bin(w).count("1") for w in words]
+    assert weights.count(8) == 759 and weights.count(12) == 2576
+    return ["".join("1" if w >> k & 1 else "0" for k in range(24)) for w in words
+            if bin(w).count("1") == 12]
+
+
+# ---------------------------------------------------------------- writing
+def write(folder, name, text, binary=False):
+    path = os.path.join(HERE, folder, name)
+    with open(path, "wb") as f:
+        f.write(text if binary else text.encode("utf-8"))
+
+
+def expect(folder, case, tests, line, message, where="cert"):
+    write(folder, case + ".expect",
+          "tests: %s\nwhere: %s\nline: %d\nmessage: %s\n" % (tests, where, line, message))
+
+
+def cube_text(rows, n, rule, S, K, m=None, mode="first", cls="NK", positions="independent",
+              construction=None):
+    m = m if m is not None else len(rows[0][0])
+    lines = ["kernelrank-certificate 1",
+             "task cube m=%d n=%d mode=%s class=%s positions=%s" % (m, n, mode, cls, positions)]
+    if construction:
+        lines.append("construction " + construction)
+    lines.append(rule)
+    lines.append("rows %d" % len(rows))
+    lines += ["row %s %s" % r for r in rows]
+    lines += ["sum %s" % S, "claim r >= %d" % K, "end"]
+    return "\n".join(lines) + "\n"
+
+
+def line_of(text, prefix, occurrence=1):
+    seen = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith(prefix):
+            seen += 1
+            if seen == occurrence:
+                return number
+    raise KeyError(prefix)
+
+
+# ---------------------------------------------------------------- families
+class FamilyCert:
+    """A family certificate: rows, steps (pos, q, a, b, k), pair chains (i, j, [step ids])."""
+
+    def __init__(self, m, n, mode, positions, rows):
+        self.m, self.n, self.mode, self.positions, self.rows = m, n, mode, positions, rows
+        self.steps = []
+        self.pairs = []
+
+    def step(self, pos, q, a, b, k):
+        self.steps.append((pos, q, a, b, k))
+        return len(self.steps)
+
+    def factor(self, sid):
+        pos, q, a, b, k = self.steps[sid - 1]
+        g = ov(q, b) - ov(q, a)
+        return Fraction((self.n - 1 - k) * (g - 1), k)
+
+    def rho(self, chain):
+        r = Fraction(1)
+        for sid in chain:
+            r *= self.factor(sid)
+        return r
+
+    def instances(self, sid):
+        """The instances (query position, tokens) step sid needs."""
+        pos, q, a, b, k = self.steps[sid - 1]
+        n = self.n
+        out = []
+        key_patterns = [["a"] * (n - 1), ["b"] * (n - 1)]
+        s3 = ["a"] * k + ["b"] * (n - 1 - k)
+        if self.positions == "dependent":
+            key_patterns += sorted(set(itertools.permutations(s3)))
+        else:
+            key_patterns.append(list(reversed(s3)))  # any order will do: keys are a multiset
+        for pattern in key_patterns:
+            keys = [a if p == "a" else b for p in pattern]
+            out.append((pos, keys[:pos - 1] + [q] + keys[pos - 1:]))
+        return out
+
+    def family_text(self, drop=None, extra=()):
+        needed = []
+        for sid in range(1, len(self.steps) + 1):
+            for inst in self.instances(sid):
+                if inst not in needed:
+                    needed.append(inst)
+        if drop is not None:
+            needed.remove(drop)
+        lines = ["kernelrank-family 1 m=%d n=%d" % (self.m, self.n),
+                 "# generated by tests/certs/generate.py"]
+        for pos, toks in list(needed) + list(extra):
+            lines.append("%d %s" % (pos, " ".join(toks)))
+        return "\n".join(lines) + "\n"
+
+    def text(self, rule, S, K, digest, pairs=None, steps=None):
+        pairs = self.pairs if pairs is None else pairs
+        steps = self.steps if steps is None else steps
+        lines = ["kernelrank-certificate 1",
+                 "task family m=%d n=%d mode=%s class=NK positions=%s sha256=%s"
+                 % (self.m, self.n, self.mode, self.positions, digest),
+                 "construction generated by tests/certs/generate.py",
+                 rule, "steps %d" % len(steps)]
+        for sid, (pos, q, a, b, k) in enumerate(steps, start=1):
+            lines.append("step %d pos=%d q=%s a=%s b=%s k=%d" % (sid, pos, q, a, b, k))
+        lines.append("rows %d" % len(self.rows))
+        lines += ["row %s %s" % r for r in self.rows]
+        lines.append("pairs %d" % len(pairs))
+        for i, j, chain in pairs:
+            lines.append("pair %d %d : %s" % (i, j, " ".join(map(str, chain))))
+        lines += ["sum %s" % S, "claim r >= %d" % K, "end"]
+        return "\n".join(lines) + "\n"
+
+    def trace(self, precision, pairs=None):
+        pairs = self.pairs if pairs is None else pairs
+        N = len(self.rows)
+        cols = [Fraction(0)] * N
+        for i, j, chain in pairs:
+            cols[j - 1] += 1 / self.rho(chain) ** 2
+        S = trace_sum(cols, precision)
+        return S, trace_bound(S, precision, N)
+
+    def dominance(self):
+        sums = [Fraction(0)] * len(self.rows)
+        for i, j, chain in self.pairs:
+            sums[i - 1] += 1 / self.rho(chain)
+        return sums
+
+
+def digest(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------- the corpus
+def main():
+    for folder in ("valid", "invalid", "malformed"):
+        os.makedirs(os.path.join(HERE, folder), exist_ok=True)
+        for name in os.listdir(os.path.join(HERE, folder)):
+            os.remove(os.path.join(HERE, folder, name))
+
+    words = hamming8_weight4()
+    rows_h = [(c, complement(c)) for c in words]  # own c_i, query q_i = complement
+
+    # ---- valid cube certificates
+    # The example of docs/certificate-format.md (R_3(4) = 3, c_j = 1/9).
+    spec_rows = [("11110000", "00001111"), ("00001111", "11110000")]
+    S, K = cube_trace(spec_rows, 3, 64)
+    assert S == 33204139332677192908 and K == 2
+    write("valid", "spec_example.cert", cube_text(spec_rows, 3, "rule trace precision=64", S, K,
+                                                  construction="hand-made example: two disjoint weight-4 words"))
+    for count in range(2, 7):
+        sel = rows_h[:count]
+        S, K = cube_trace(sel, 3, 64)
+        write("valid", "hamming_m8_rows%d.cert" % count,
+              cube_text(sel, 3, "rule trace precision=64", S, K,
+                        construction="first %d weight-4 words of the extended Hamming code" % count))
+    S, K = cube_trace(rows_h, 3, 64)
+    write("valid", "hamming_m8_rows14.cert", cube_text(rows_h, 3, "rule trace precision=64", S, K))
+    S, K = cube_trace(rows_h, 5, 128)
+    write("valid", "hamming_m8_n5_p128.cert", cube_text(rows_h, 5, "rule trace precision=128", S, K))
+    S, K = cube_trace(rows_h[:4], 3, 0)
+    assert S == 0 and K == 1
+    write("valid", "precision0.cert", cube_text(rows_h[:4], 3, "rule trace precision=0", S, K))
+    S, K = cube_trace(rows_h[:1], 3, 64)
+    assert S == 2 ** 64 and K == 1
+    write("valid", "single_row.cert", cube_text(rows_h[:1], 3, "rule trace precision=64", S, K))
+    S, K = cube_trace(rows_h, 3, 64)
+    write("valid", "weaker_claim.cert", cube_text(rows_h, 3, "rule trace precision=64", S, K - 1))
+    write("valid", "claim_zero.cert", cube_text(rows_h[:3], 3, "rule trace precision=64",
+                                                cube_trace(rows_h[:3], 3, 64)[0], 0))
+    S, K = cube_trace(rows_h[:5], 4, 64)
+    write("valid", "last_dependent_pf.cert",
+          cube_text(rows_h[:5], 4, "rule trace precision=64", S, K, mode="last", cls="PF",
+                    positions="dependent"))
+    # Queries that are not complements: own overlaps > 0, m = 12, random but fixed.
+    rnd = random.Random(20240611)
+    while True:
+        rows = [("".join(rnd.choice("01") for _ in range(12)),
+                 "".join(rnd.choice("01") for _ in range(12))) for _ in range(4)]
+        G = cube_gaps(rows)
+        if all(G[i][j] >= 2 for i in range(4) for j in range(4) if i != j) and \
+                any(ov(q, c) > 0 for c, q in rows):
+            break
+    S, K = cube_trace(rows, 3, 64)
+    write("valid", "general_queries_m12.cert", cube_text(rows, 3, "rule trace precision=64", S, K))
+    # Lexical freedom: CRLF, tabs, comments, blank lines, UTF-8 in comments and text.
+    S, K = cube_trace(rows_h[:3], 3, 64)
+    lines = cube_text(rows_h[:3], 3, "rule trace precision=64", S, K,
+                      construction="Hamming words \u2014 \u00fcn\u00efc\u00f6d\u00e9 is fine here"
+                      ).rstrip("\n").split("\n")
+    lines = [line.replace("row ", "row\t \t") for line in lines]
+    lines[0] += "  # trailing comment \u2713"
+    lines.insert(4, "# a comment line")
+    lines.insert(5, "")
+    lines.insert(6, "   \t ")
+    write("valid", "lexical_crlf_tabs_comments.cert", "\r\n".join(lines) + "\r\n")
+    # Dominance: n = 20 gives R(2) = 18, R(4) = 324; every row: 12/18 + 1/324 <= 1.
+    sums = cube_dominance(rows_h, 20)
+    assert max(sums) <= 1
+    write("valid", "dominance_hamming_n20.cert",
+          cube_text(rows_h, 20, "rule dominance", frac_text(max(sums)), len(rows_h)))
+    write("valid", "dominance_single_row.cert",
+          cube_text(rows_h[:1], 3, "rule dominance", "0", 1))
+    # Dominance with a row sum of exactly 1: m=8 n=4, R_4(2)=2, rows 1..3 (gaps 2).
+    sums = cube_dominance(rows_h[:3], 4)
+    assert max(sums) == 1
+    write("valid", "dominance_equal_one.cert",
+          cube_text(rows_h[:3], 4, "rule dominance", frac_text(max(sums)), 3))
+    # The 2576 dodecads of the extended Golay code (gaps 4, 6, 8, 12).
+    dode = golay_dodecads()
+    golay_rows = [(c, complement(c)) for c in dode]
+    S, K = cube_trace_fast(golay_rows, 3, 64)
+    write("valid", "golay_dodecads_m24.cert",
+          cube_text(golay_rows, 3, "rule trace precision=64", S, K,
+                    construction="the 2576 dodecads of the extended Golay code, q = complement"))
+
+    # ---- invalid cube certificates (exit 1)
+    base_rows = rows_h[:4]
+    S, K = cube_trace(base_rows, 3, 64)
+    base = cube_text(base_rows, 3, "rule trace precision=64", S, K)
+    for delta, name in ((1, "plus"), (-1, "minus")):
+        write("invalid", "sum_%s_one.cert" % name, base.replace("sum %d" % S, "sum %d" % (S + delta)))
+        expect("invalid", "sum_%s_one" % name, "the stated trace sum is off by %+d" % delta,
+               line_of(base, "sum"), "differs from the recomputed sum %d" % S)
+    write("invalid", "claim_too_high.cert", base.replace("claim r >= %d" % K, "claim r >= %d" % (K + 1)))
+    expect("invalid", "claim_too_high", "a claim one above floor(T)+1", line_of(base, "claim"),
+           "is stronger than the bound r >= %d" % K)
+    # Gap 1: <q_1,c_2> = 1 while <q_1,c_1> = 0.
+    rows = [("11100000", "00011000"), ("00010000", "11100000")]
+    G = cube_gaps(rows)  # G_12 = 1 - 0 = 1, G_21 = 3 - 0 = 3
+    assert G[0][1] == 1 and G[1][0] == 3
+    text = cube_text(rows, 3, "rule trace precision=64", "0", 1)
+    write("invalid", "gap_one.cert", text)
+    expect("invalid", "gap_one", "rows 1 and 2 with G_12 = 1 (no gap domination step)",
+           line_of(text, "row ", 1), "rows 1 and 2: gap G = <q_i,c_j> - <q_i,c_i> = 1 - 0 = 1 < 2")
+    rows = [("11110000", "00001111"), ("11100000", "00011111")]
+    G = cube_gaps(rows)  # G_12 = 0 - 0 = 0; G_21 = 1 - 0 = 1
+    text = cube_text(rows, 3, "rule dominance", "0", 1)
+    write("invalid", "dominance_gap_zero.cert", text)
+    expect("invalid", "dominance_gap_zero", "a gap of 0 under the dominance rule",
+           line_of(text, "row ", 1), "rows 1 and 2: gap G = <q_i,c_j> - <q_i,c_i> = 0 - 0 = 0")
+    # Negative gap found at row 3 (rows 1, 2 fine).
+    rows = [("11110000", "00001111"), ("00001111", "11110000"), ("11111111", "11110000")]
+    G = cube_gaps(rows)
+    assert G[0][1] == 4 and G[1][0] == 4 and G[0][2] == 0
+    text = cube_text(rows, 3, "rule trace precision=8", "0", 1)
+    write("invalid", "gap_zero_first_row.cert", text)
+    expect("invalid", "gap_zero_first_row", "G_13 = 0 is reported at row 1's line",
+           line_of(text, "row ", 1), "rows 1 and 3: gap G")
+    rows = [("11110000", "00001111"), ("00001111", "11110000"), ("00111100", "00110011")]
+    G = cube_gaps(rows)
+    assert G[0][1] == 4 and G[1][0] == 4 and G[0][2] == 2 and G[1][2] == 2
+    assert G[2][0] == 0 - 2  # <q3,c1> = 0, <q3,c3> = 2
+    text = cube_text(rows, 3, "rule trace precision=8", "0", 1)
+    write("invalid", "negative_gap_row3.cert", text)
+    expect("invalid", "negative_gap_row3", "G_31 = -2: the first failing pair is at row 3",
+           line_of(text, "row ", 3), "rows 3 and 1: gap G = <q_i,c_j> - <q_i,c_i> = 0 - 2 = -2 < 2")
+    text = cube_text(rows_h[:1], 3, "rule trace precision=64", str(2 ** 64), 2)
+    write("invalid", "single_row_claim_two.cert", text)
+    expect("invalid", "single_row_claim_two", "one row gives only r >= 1", line_of(text, "claim"),
+           "stronger than the bound r >= 1")
+    sums = cube_dominance(rows_h, 10)  # R_10(2) = 8: 12/8 + 1/64 > 1
+    assert sums[0] > 1
+    text = cube_text(rows_h, 10, "rule dominance", frac_text(max(sums)), len(rows_h))
+    write("invalid", "dominance_row_sum_over_one.cert", text)
+    expect("invalid", "dominance_row_sum_over_one", "row sums 12/8 + 1/64 > 1 at n=10",
+           line_of(text, "row ", 1), "row 1: sum over j != i of 1/R_N(G_ij) = %s > 1" % frac_text(sums[0]))
+    sums = cube_dominance(rows_h, 20)
+    wrong = max(sums) + Fraction(1, 1000)
+    text = cube_text(rows_h, 20, "rule dominance", frac_text(wrong), len(rows_h))
+    write("invalid", "dominance_wrong_sum.cert", text)
+    expect("invalid", "dominance_wrong_sum", "the stated largest row sum is not the recomputed one",
+           line_of(text, "sum"), "differs from the recomputed largest row sum %s" % frac_text(max(sums)))
+    text = cube_text(rows_h, 20, "rule dominance", frac_text(max(sums)), len(rows_h) + 1)
+    write("invalid", "dominance_claim_too_high.cert", text)
+    expect("invalid", "dominance_claim_too_high", "dominance allows at most the number of rows",
+           line_of(text, "claim"), "stronger than the bound r >= 14")
+    S4, K4 = cube_trace(base_rows, 4, 64)
+    assert S4 != S
+    text = base.replace("n=3", "n=4")
+    write("invalid", "sum_for_other_n.cert", text)
+    expect("invalid", "sum_for_other_n", "a sum computed for n=3 under a task with n=4",
+           line_of(text, "sum"), "differs from the recomputed sum %d" % S4)
+
+    # ---- family certificates
+    # m=8, n=4, rows: three Hamming words, q = complement. Gaps: c1,c2,c3 pairwise distance 4
+    # (gap 2); single steps with k=1 have f = (n-2)(g-1) = 2.
+    fam_words = [words[0], words[1], words[2]]
+    frows = [(c, complement(c)) for c in fam_words]
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                assert ov(frows[i][1], frows[j][0]) - ov(frows[i][1], frows[i][0]) == 2
+    # Add a fourth row whose pairs with row 1 use real chains: c4 = complement of c1 gives
+    # G_14 = 4: chain c1 -> z -> c4 with <q1,z> = 2 (two steps, f = 2 * 2 = 4) and, the other
+    # way, a single step with k = 2: f = (n-1-2)(g-1)/2 = 3/2.
+    fc = FamilyCert(8, 4, "first", "independent",
+                    frows + [(complement(words[0]), words[0])])
+    fr = fc.rows
+    step_ids = {}
+    for i in range(4):
+        for j in range(4):
+            if i == j:
+                continue
+            q, a, b = fr[i][1], fr[i][0], fr[j][0]
+            g = ov(q, b) - ov(q, a)
+            if (i, j) == (0, 3):
+                z = "00000011"  # <q1, z> = 2, <q1, c1> = 0, <q1, c4> = 4
+                assert ov(q, z) == 2 and g == 4
+                s1 = fc.step(1, q, a, z, 1)
+                s2 = fc.step(1, q, z, b, 1)
+                fc.pairs.append((i + 1, j + 1, [s1, s2]))
+            elif (i, j) == (3, 0):
+                assert g == 4
+                fc.pairs.append((i + 1, j + 1, [fc.step(1, q, a, b, 2)]))
+            else:
+                assert g >= 2
+                key = (q, a, b)
+                if key not in step_ids:
+                    step_ids[key] = fc.step(1, q, a, b, 1)
+                fc.pairs.append((i + 1, j + 1, [step_ids[key]]))
+    # rho_14 = 2 * 2 (two gap-2 steps, f = (4-1-1)(2-1)/1 = 2), rho_41 = (4-1-2)(4-1)/2 = 3/2.
+    assert fc.rho([c for i, j, c in fc.pairs if (i, j) == (1, 4)][0]) == 4
+    assert fc.rho([c for i, j, c in fc.pairs if (i, j) == (4, 1)][0]) == Fraction(3, 2)
+    noise = [(1, [fr[0][1], fr[1][0], fr[2][0], fr[3][0]]), (1, ["10101010"] * 4)]
+    ftext = fc.family_text(extra=noise)
+    S, K = fc.trace(64)
+    good_family_cert = fc.text("rule trace precision=64", S, K, digest(ftext))
+    write("valid", "family_trace.cert", good_family_cert)
+    write("valid", "family_trace.family", ftext)
+    write("valid", "family_weaker_claim.cert", fc.text("rule trace precision=64", S, K - 1, digest(ftext)))
+    write("valid", "family_weaker_claim.family", ftext)
+    # Dominance: three rows, every rho = 2 (gap-2 steps, k = 1), row sums 1/2 + 1/2 = 1.
+    fam3 = FamilyCert(8, 4, "first", "independent", frows)
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                fam3.pairs.append((i + 1, j + 1, [fam3.step(1, frows[i][1], frows[i][0], frows[j][0], 1)]))
+    sums = fam3.dominance()
+    assert max(sums) == 1  # 1/2 + 1/2
+    f3text = fam3.family_text()
+    write("valid", "family_dominance.cert",
+          fam3.text("rule dominance", frac_text(max(sums)), 3, digest(f3text)))
+    write("valid", "family_dominance.family", f3text)
+    # Position-dependent maps, mode=all, query at position 2: every arrangement of S3's keys.
+    fdep = FamilyCert(8, 4, "all", "dependent", frows)
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                fdep.pairs.append((i + 1, j + 1, [fdep.step(2, frows[i][1], frows[i][0], frows[j][0], 1)]))
+    fdtext = fdep.family_text()
+    S, K = fdep.trace(32)
+    dep_cert = fdep.text("rule trace precision=32", S, K, digest(fdtext))
+    write("valid", "family_dependent_all.cert", dep_cert)
+    write("valid", "family_dependent_all.family", fdtext)
+
+    # ---- invalid family certificates (exit 1)
+    def fam_case(name, cert_text, fam_text, tests, line, message, where="cert"):
+        write("invalid", name + ".cert", cert_text)
+        write("invalid", name + ".family", fam_text)
+        expect("invalid", name, tests, line, message, where)
+
+    fam_case("family_digest_mismatch", good_family_cert, ftext + "# one more comment\n",
+             "the family file differs by one comment line from the one the digest names", 0,
+             "SHA-256 of the family file is %s" % digest(ftext + "# one more comment\n"),
+             where="family")
+    # Missing S3 of step 1 (pair 1 2): drop that instance from the family.
+    s3 = fc.instances(1)[2]
+    dropped = fc.family_text(drop=s3, extra=noise)
+    fam_case("family_missing_s3", fc.text("rule trace precision=64", *fc.trace(64), digest(dropped)),
+             dropped, "step 1's S3_k instance is not in the family", line_of(good_family_cert, "step 1 "),
+             "the family has no instance S3_k = (q, a^1, b^2)")
+    s2 = fc.instances(1)[1]
+    dropped = fc.family_text(drop=s2, extra=noise)
+    fam_case("family_missing_s2", fc.text("rule trace precision=64", *fc.trace(64), digest(dropped)),
+             dropped, "step 1's S2 instance is not in the family", line_of(good_family_cert, "step 1 "),
+             "the family has no instance S2 = (q, b^(N-1))")
+    dropped = fdep.family_text(drop=fdep.instances(2)[3])  # one arrangement of step 2's S3
+    fam_case("family_dependent_missing_arrangement",
+             fdep.text("rule trace precision=32", *fdep.trace(32), digest(dropped)), dropped,
+             "positions=dependent: one of the three arrangements of step 2's S3_1 is missing",
+             line_of(dep_cert, "step 2 "), "the family has no instance S3_k = (q, a^1, b^2) with query q at position 2, keys in order:")
+    # A chain that does not link: pair 1 4 uses steps 2 then 1.
+    bad_pairs = [(i, j, ([2, 1] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
+    fam_case("family_chain_not_linking", text, ftext, "pair 1 4 names its two steps in the wrong order",
+             line_of(text, "pair 1 4 "), "pair 1 4: the first step, step 2")
+    bad_pairs = [(i, j, ([1] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
+    fam_case("family_chain_wrong_end", text, ftext, "pair 1 4's chain ends at c_2, not c_4",
+             line_of(text, "pair 1 4 "), "pair 1 4: the last step's b differs from the own token c_j")
+    sid_41 = [c for i, j, c in fc.pairs if (i, j) == (4, 1)][0]
+    bad_pairs = [(i, j, (sid_41 if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
+    fam_case("family_chain_wrong_query", text, ftext, "pair 1 4 uses a step made for row 4's query",
+             line_of(text, "pair 1 4 "), "has q different from the query token q_i of row i")
+    missing = [p for p in fc.pairs if (p[0], p[1]) != (2, 3)]
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=missing)
+    fam_case("family_missing_pair", text, ftext, "no pair line for rows 2 3", line_of(text, "pairs"),
+             "no pair line for rows 2 3")
+    dup = fc.pairs[:5] + [fc.pairs[1]] + fc.pairs[5:]
+    dup = [p for p in dup if (p[0], p[1]) != (4, 3)]  # keep the count at N(N-1)
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=dup)
+    fam_case("family_duplicate_pair", text, ftext, "pair 1 3 given twice",
+             line_of(text, "pair %d %d " % fc.pairs[1][:2], 2),
+             "pair 1 3: a second pair line for the same rows (the first is on line %d)"
+             % line_of(text, "pair %d %d " % fc.pairs[1][:2], 1))
+    # k = 2 on a gap-2 step: f = (4-1-2)(2-1)/2 = 1/2 < 1.
+    steps = list(fc.steps)
+    pos, q, a, b, k = steps[0]
+    steps[0] = (pos, q, a, b, 2)
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
+    fam_case("family_factor_below_one", text, ftext, "k = 2 on a gap-2 step gives f = 1/2",
+             line_of(text, "step 1 "), "factor f = (N-1-k)(g-1)/k = 1/2 < 1")
+    steps[0] = (pos, q, a, b, 3)
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
+    fam_case("family_k_too_large", text, ftext, "k = 3 > N-2 = 2", line_of(text, "step 1 "),
+             "k=3 is outside 1..N-2 = 1..2")
+    steps[0] = (pos, q, b, a, 1)
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
+    fam_case("family_step_gap_negative", text, ftext, "a and b swapped: gap -2", line_of(text, "step 1 "),
+             "gap g = <q,b> - <q,a> = -2 < 2")
+    steps[0] = (2, q, a, b, 1)
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
+    fam_case("family_mode_first_pos2", text, ftext, "mode=first but a step queries position 2",
+             line_of(text, "step 1 "), "mode=first queries position 1, but the step has pos=2")
+    text = fc.text("rule trace precision=64", S + 1, K, digest(ftext))
+    fam_case("family_wrong_sum", text, ftext, "family trace sum off by one", line_of(text, "sum"),
+             "differs from the recomputed sum %d" % S)
+    text = fc.text("rule trace precision=64", S, K + 1, digest(ftext))
+    fam_case("family_claim_too_high", text, ftext, "family claim one above the bound", line_of(text, "claim"),
+             "stronger than the bound r >= %d" % K)
+    other = ftext.replace("n=4", "n=5", 1)
+    fam_case("family_header_mismatch", fc.text("rule trace precision=64", S, K, digest(other)), other,
+             "the family's n=5 differs from the task's n=4", 1, "the family has m=8 n=5", where="family")
+    # Dominance above 1: gap-2 steps with k=2 on a family with n=5: f = (5-1-2)(1)/2 = 1,
+    # row sums 1 + 1 = 2 > 1.
+    f5 = FamilyCert(8, 5, "first", "independent", frows)
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                f5.pairs.append((i + 1, j + 1, [f5.step(1, frows[i][1], frows[i][0], frows[j][0], 2)]))
+    sums = f5.dominance()
+    assert sums[0] == 2
+    f5text = f5.family_text()
+    text = f5.text("rule dominance", "2", 3, digest(f5text))
+    fam_case("family_dominance_over_one", text, f5text, "row sums 1 + 1 = 2 > 1", line_of(text, "row "),
+             "row 1: sum over j != i of 1/rho_ij = 2 > 1")
+
+    # ---- malformed certificates (exit 2)
+    def bad(name, text, tests, line, message, binary=False, family=None, where="cert"):
+        write("malformed", name + ".cert", text, binary)
+        if family is not None:
+            write("malformed", name + ".family", family)
+        expect("malformed", name, tests, line, message, where)
+
+    L = base.split("\n")  # base: 4 Hamming rows, lines 1..10 + end at 11
+
+    def with_line(number, new):
+        lines = list(L)
+        lines[number - 1] = new
+        return "\n".join(lines)
+
+    bad("bad_header", with_line(1, "kernelrank-cert 1"), "wrong header keyword", 1,
+        "expected header 'kernelrank-certificate 1'")
+    bad("bad_version", with_line(1, "kernelrank-certificate 2"), "unsupported version", 1,
+        "unsupported certificate format version '2'")
+    bad("unknown_statement", "\n".join(L[:2] + ["hint fast"] + L[2:]), "an unknown statement", 3,
+        "unknown statement 'hint': expected 'rule'")
+    bad("out_of_order", "\n".join(L[:2] + [L[3]] + [L[2]] + L[4:]), "rows before rule", 3,
+        "statement 'rows' out of order: expected 'rule'")
+    bad("rows_count_too_large", with_line(4, "rows 5"), "rows 5 with four row lines", 9,
+        "expected 'row' line 5 of the 5 declared on line 4, found 'sum'")
+    bad("rows_count_too_small", with_line(4, "rows 3"), "rows 3 with four row lines", 8,
+        "more 'row' lines than the 3 declared on line 4")
+    bad("token_width", with_line(6, "row 1100110 00110011"), "a 7-bit own token at m=8", 6,
+        "has width 7, expected m=8")
+    bad("token_not_binary", with_line(6, "row 11001120 00110011"), "a '2' in a token", 6,
+        "token has '2' at coordinate 7")
+    bad("negative_integer", with_line(2, L[1].replace("m=8", "m=-8")), "m=-8", 2,
+        "expected m as a decimal integer without sign")
+    bad("plus_integer", with_line(2, L[1].replace("n=3", "n=+3")), "n=+3", 2,
+        "expected n as a decimal integer without sign")
+    bad("leading_zero", with_line(3, "rule trace precision=064"), "precision=064", 3,
+        "expected precision as a decimal integer without sign or leading zeros, found '064'")
+    bad("negative_sum", with_line(9, "sum -%d" % S), "a negative sum", 9,
+        "the trace rule's sum must be a decimal integer")
+    bad("truncated_no_end", "\n".join(L[:9]) + "\n", "the file stops after 'sum'", 9,
+        "unexpected end of file: expected 'claim'")
+    bad("missing_end", "\n".join(L[:10]) + "\n", "no 'end' line", 10,
+        "unexpected end of file: expected 'end'")
+    bad("trailing_after_end", base + "row 11110000 00001111\n", "a statement after 'end'", 12,
+        "unexpected 'row' after 'end'")
+    bad("end_with_field", with_line(11, "end now"), "'end' with an extra field", 11,
+        "unexpected extra field 'now'")
+    bad("nul_byte", base.replace("claim r", "claim\0r"), "a NUL byte", 10, "NUL byte at column 6")
+    bad("invalid_utf8", base.replace("kernelrank-certificate 1", "kernelrank-certificate 1 # \xff"
+                                     ).encode("latin-1"), "a lone 0xFF byte in a comment", 1,
+        "invalid UTF-8 at column 28", binary=True)
+    bad("overlong_utf8", (base.rstrip("\n") + " # ").encode() + b"\xc0\xaf\n", "an overlong '/'", 11,
+        "invalid UTF-8 at column 7", binary=True)
+    bad("surrogate_utf8", b"# \xed\xa0\x80\n" + base.encode(), "an encoded UTF-16 surrogate", 1,
+        "invalid UTF-8 at column 3", binary=True)
+    bad("empty_file", "", "an empty file", 0, "empty file")
+    bad("blank_lines_only", "\n  \n# just a comment\n", "no statement at all", 0, "empty file")
+    # Random bytes: the first line must fail on its first NUL, or else its first invalid UTF-8.
+    rng = random.Random(7)
+    junk = bytes(rng.randrange(256) for _ in range(512))
+    first = junk.split(b"\n")[0]
+    if b"\0" in first:
+        junk_message = "NUL byte at column %d" % (first.index(b"\0") + 1)
+    else:
+        try:
+            first.decode("utf-8")
+            raise AssertionError("expected invalid UTF-8 in the random line")
+        except UnicodeDecodeError as error:
+            junk_message = "invalid UTF-8 at column %d" % (error.start + 1)
+    bad("binary", junk, "random bytes", 1, junk_message, binary=True)
+    bad("extra_field", with_line(6, L[5] + " 11111111"), "a row with three tokens", 6,
+        "unexpected extra field '11111111'")
+    bad("missing_field", with_line(2, L[1].replace(" positions=independent", "")),
+        "the task without positions=", 2, "too few fields")
+    bad("fields_out_of_order", with_line(2, L[1].replace("m=8 n=3", "n=3 m=8")),
+        "n= before m=", 2, "expected 'm=...', found 'n=3'")
+    bad("n_too_small", with_line(2, L[1].replace("n=3", "n=2")), "n=2", 2, "n=2 is out of range 3..1000")
+    bad("n_too_large", with_line(2, L[1].replace("n=3", "n=1001")), "n=1001", 2,
+        "n 1001 exceeds the limit 1000")
+    bad("m_too_large", with_line(2, L[1].replace("m=8", "m=4097")), "m=4097", 2,
+        "m 4097 exceeds the limit 4096")
+    bad("precision_too_large", with_line(3, "rule trace precision=257"), "precision=257", 3,
+        "precision 257 exceeds the limit 256")
+    bad("too_many_rows", with_line(4, "rows 200001"), "rows 200001", 4,
+        "the number of rows 200001 exceeds the limit 200000")
+    bad("zero_rows", "\n".join(L[:3] + ["rows 0"] + L[8:]), "rows 0", 4, "at least one row")
+    bad("sha256_in_cube", with_line(2, L[1] + " sha256=" + "0" * 64), "a digest on a cube task", 2,
+        "'sha256=' is for family certificates only")
+    bad("steps_in_cube", "\n".join(L[:3] + ["steps 0"] + L[3:]), "a steps block in a cube certificate", 4,
+        "'steps' appears in family certificates only")
+    bad("fraction_sum_trace", with_line(9, "sum 1/2"), "a fraction under the trace rule", 9,
+        "the trace rule's sum must be a decimal integer")
+    dom = cube_text(rows_h, 20, "rule dominance", "2/4", 14)
+    bad("fraction_not_lowest_terms", dom, "sum 2/4", line_of(dom, "sum"), "not in lowest terms")
+    dom = cube_text(rows_h, 20, "rule dominance", "3/1", 14)
+    bad("fraction_denominator_one", dom, "sum 3/1", line_of(dom, "sum"), "not in lowest terms")
+    bad("bad_claim", with_line(10, "claim r > 2"), "'>' instead of '>='", 10, "expected 'claim r >= <K>'")
+    bad("unknown_mode", with_line(2, L[1].replace("mode=first", "mode=middle")), "mode=middle", 2,
+        "unknown mode 'middle'")
+    bad("cube_with_family_argument", base, "a FAMILY argument for a cube certificate", 0,
+        "a cube certificate takes no FAMILY argument", family=ftext)
+    bad("family_without_argument", good_family_cert, "a family certificate without FAMILY", 0,
+        "a family certificate needs the FAMILY file argument")
+    F = good_family_cert.split("\n")
+    pair_line = line_of(good_family_cert, "pair 1 2 ")
+
+    def fwith(number, new):
+        lines = list(F)
+        lines[number - 1] = new
+        return "\n".join(lines)
+
+    bad("pair_row_out_of_range", fwith(pair_line, "pair 1 5 : 1"), "row index 5 of 4 rows", pair_line,
+        "the row index j 5 exceeds the limit 4", family=ftext)
+    bad("pair_with_itself", fwith(pair_line, "pair 2 2 : 1"), "pair 2 2", pair_line,
+        "a row is not paired with itself", family=ftext)
+    bad("pair_step_out_of_range", fwith(pair_line, "pair 1 2 : %d" % (len(fc.steps) + 1)),
+        "an undeclared step id", pair_line, "a step id %d exceeds the limit %d" % (len(fc.steps) + 1, len(fc.steps)),
+        family=ftext)
+    bad("pair_without_colon", fwith(pair_line, "pair 1 2 1"), "no ':'", pair_line,
+        "expected 'pair <i> <j> : <step id> ...'", family=ftext)
+    step2 = line_of(good_family_cert, "step 2 ")
+    bad("step_ids_out_of_order", fwith(step2, F[step2 - 1].replace("step 2 ", "step 3 ")),
+        "step ids 1, 3", step2, "step ids must be 1, 2, 3, ... in order", family=ftext)
+    bad("step_pos_zero", fwith(step2, F[step2 - 1].replace("pos=1", "pos=0")), "pos=0", step2,
+        "pos=0: positions count from 1", family=ftext)
+    bad("family_missing_pairs_block", "\n".join(F[:pair_line - 2] + F[pair_line + len(fc.pairs) - 1:]),
+        "a family certificate without 'pairs'", pair_line - 1, "statement 'sum' out of order: expected 'pairs'",
+        family=ftext)
+    bad("family_bad_digest_text", fwith(2, F[1].replace("sha256=", "sha256=zz")),
+        "a digest that is not hexadecimal", 2, "sha256= must be 64 hexadecimal digits", family=ftext)
+    fbad = ftext.replace("\n1 ", "\n1 0000000 ", 1)
+    bad("family_file_bad_line", good_family_cert.replace(digest(ftext), digest(fbad)),
+        "the family file has an instance line with an extra field", 3,
+        "expected a query position and 4 tokens, found 6 fields", family=fbad, where="family")
+    fbad = ftext.replace("n=4", "n=4 x=1", 1)
+    bad("family_file_bad_header", good_family_cert, "the family header has an extra field", 1,
+        "unexpected extra field 'x=1'", family=fbad, where="family")
+    fbad = ftext.replace("\n1 ", "\n5 ", 1)
+    bad("family_file_bad_position", good_family_cert, "query position 5 in a family of length 4", 3,
+        "the query position 5 exceeds the limit 4", family=fbad, where="family")
+
+
+def cube_trace_fast(rows, n, precision):
+    """cube_trace with integer bit operations, for the 2576-row Golay certificate."""
+    ints = [(int(c[::-1], 2), int(q[::-1], 2)) for c, q in rows]
+    own = [bin(q & c).count("1") for c, q in ints]
+    cols = []
+    for j, (cj, _) in enumerate(ints):
+        hist = {}
+        for i, (_, qi) in enumerate(ints):
+            if i != j:
+                g = bin(qi & cj).count("1") - own[i]
+                assert g >= 2
+                hist[g] = hist.get(g, 0) + 1
+        cols.append(sum((Fraction(cnt, R(n, g) ** 2) for g, cnt in hist.items()), Fraction(0)))
+    S = trace_sum(cols, precision)
+    return S, trace_bound(S, precision, len(rows))
+
+
+if __name__ == "__main__":
+    main()
