@@ -9,6 +9,7 @@
 #include "kernelrank/code.hpp"
 
 #include "kernelrank/errors.hpp"
+#include "kernelrank/portable_random.hpp"
 #include "kernelrank/progress.hpp"
 #include "kernelrank/text_input.hpp"
 
@@ -18,7 +19,6 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -209,31 +209,12 @@ class Greedy {
   std::size_t last_blocker_ = kNone;
 };
 
-// Uniform integers in [0, n) from the raw outputs of std::mt19937_64, whose
-// output sequence the C++ standard fixes exactly. Rejecting the lowest
-// 2^64 mod n outputs leaves a multiple of n values, so x % n is exactly
-// uniform. (std::uniform_int_distribution is implementation-defined, so codes
-// built with it would differ between standard libraries.)
-class PortableUniform {
- public:
-  explicit PortableUniform(std::uint64_t seed) : engine_(seed) {}
-
-  std::uint64_t below(std::uint64_t n) {
-    const std::uint64_t threshold = (std::uint64_t{0} - n) % n;  // 2^64 mod n
-    for (;;) {
-      const std::uint64_t x = engine_();
-      if (x >= threshold) return x % n;
-    }
-  }
-
- private:
-  std::mt19937_64 engine_;
-};
-
 // Uniformly random weight-w subsets by a partial Fisher-Yates shuffle of the
 // coordinates. Only min(w, m-w) positions are drawn (the complement of a
 // uniform (m-w)-subset is a uniform w-subset). The shuffled array carries over
-// between draws; any starting arrangement gives a uniform subset.
+// between draws; any starting arrangement gives a uniform subset. The draws
+// come from PortableUniform (std::mt19937_64 raw outputs with rejection, never
+// std::uniform_int_distribution), so a seed gives the same code on every platform.
 class RandomWordSource {
  public:
   RandomWordSource(int m, int w, std::uint64_t seed)

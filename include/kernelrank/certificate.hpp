@@ -2,6 +2,7 @@
 // kernelrank-check, which shares no code with it, re-derives everything.
 #pragma once
 
+#include "kernelrank/family_bound.hpp"
 #include "kernelrank/instance.hpp"
 #include "kernelrank/rank_bound.hpp"
 
@@ -22,5 +23,11 @@ struct CertificateTask {
 // function of its inputs (byte-identical for the same rows and bound).
 std::string cube_certificate(const CertificateTask& task, const std::string& construction,
                              const std::vector<BoundRow>& rows, const RankBoundResult& bound);
+
+// A family certificate: the family is named by the SHA-256 of its file's bytes
+// (lowercase hex); steps, rows and chains come from certify_family. The query
+// mode is `first` or `last` when every step uses that position, else `all`.
+std::string family_certificate(const CertificateTask& task, const std::string& family_sha256,
+                               const std::string& construction, const FamilyBound& bound);
 
 }  // namespace kernelrank

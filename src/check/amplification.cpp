@@ -21,8 +21,8 @@ void AmplificationTable::extend_to(int gap) {
     for (int part = 2; part <= total; ++part) {
       const BigInt& rest = best_[static_cast<std::size_t>(total - part)];
       if (rest == 0) continue;  // the remainder 1 has no split
-      const BigInt candidate = rest * static_cast<unsigned long>(length_ - 2) *
-                               static_cast<unsigned long>(part - 1);
+      const BigInt candidate =
+          rest * static_cast<unsigned long>(length_ - 2) * static_cast<unsigned long>(part - 1);
       if (candidate > best) best = candidate;
     }
     squared_.push_back(best * best);

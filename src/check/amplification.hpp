@@ -8,7 +8,7 @@
 // the largest gap it uses.
 #pragma once
 
-#include <vector>
+#include <deque>
 
 #include "bignum.hpp"
 
@@ -18,7 +18,7 @@ class AmplificationTable {
  public:
   explicit AmplificationTable(int length);  // length N >= 3
 
-  // R_N(gap); `gap` must be 0 or at least 2.
+  // R_N(gap); `gap` must be 0 or at least 2. The reference stays valid as the table grows.
   const BigInt& factor(int gap);
   // R_N(gap)^2, cached because the trace rule needs it per column.
   const BigInt& factor_squared(int gap);
@@ -26,9 +26,11 @@ class AmplificationTable {
  private:
   void extend_to(int gap);
 
+  // Deques, not vectors: growing them keeps earlier references valid, so an expression
+  // like factor(g + 1) > factor(g) is safe whatever order the calls run in.
   int length_;
-  std::vector<BigInt> best_;  // best_[G] = R_N(G); 0 marks "no chain" (G = 1)
-  std::vector<BigInt> squared_;
+  std::deque<BigInt> best_;  // best_[G] = R_N(G); 0 marks "no chain" (G = 1)
+  std::deque<BigInt> squared_;
 };
 
 }  // namespace krcheck

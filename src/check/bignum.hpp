@@ -8,8 +8,8 @@
 
 namespace krcheck {
 
-using BigInt = boost::multiprecision::number<boost::multiprecision::gmp_int,
-                                             boost::multiprecision::et_off>;
+using BigInt =
+    boost::multiprecision::number<boost::multiprecision::gmp_int, boost::multiprecision::et_off>;
 using Rational = boost::multiprecision::number<boost::multiprecision::gmp_rational,
                                                boost::multiprecision::et_off>;
 

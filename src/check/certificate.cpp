@@ -13,9 +13,19 @@
 namespace krcheck {
 namespace {
 
-constexpr std::array<std::string_view, 13> kKeywords = {
-    "kernelrank-certificate", "task", "construction", "rule", "steps", "step", "rows",
-    "row", "pairs", "pair", "sum", "claim", "end"};
+constexpr std::array<std::string_view, 13> kKeywords = {"kernelrank-certificate",
+                                                        "task",
+                                                        "construction",
+                                                        "rule",
+                                                        "steps",
+                                                        "step",
+                                                        "rows",
+                                                        "row",
+                                                        "pairs",
+                                                        "pair",
+                                                        "sum",
+                                                        "claim",
+                                                        "end"};
 
 constexpr std::uint64_t kMaxSteps = 100'000'000;
 constexpr std::uint64_t kMaxPairs = kMaxRows * (kMaxRows - 1);
@@ -99,8 +109,7 @@ class Parser {
     const std::string expected = "'" + std::string(word) + "'";
     if (!has_line_) malformed_at_end(expected);
     if (keyword() == word) return;
-    const bool known =
-        std::find(kKeywords.begin(), kKeywords.end(), keyword()) != kKeywords.end();
+    const bool known = std::find(kKeywords.begin(), kKeywords.end(), keyword()) != kKeywords.end();
     malformed((known ? "statement " + quoted(keyword()) + " out of order"
                      : "unknown statement " + quoted(keyword())) +
               ": expected " + expected);
@@ -162,8 +171,8 @@ class Parser {
     if (m < 1) malformed("m=0 is out of range 1.." + std::to_string(kMaxWidth));
     const auto n = integer(key_value(reader_, line_.number, f[3], "n"), kMaxLength, "n");
     if (n < kMinLength)
-      malformed("n=" + std::to_string(n) + " is out of range " + std::to_string(kMinLength) +
-                ".." + std::to_string(kMaxLength));
+      malformed("n=" + std::to_string(n) + " is out of range " + std::to_string(kMinLength) + ".." +
+                std::to_string(kMaxLength));
     cert_.m = static_cast<int>(m);
     cert_.n = static_cast<int>(n);
     const auto mode = key_value(reader_, line_.number, f[4], "mode");
@@ -274,8 +283,9 @@ class Parser {
       const auto i = integer(f[1], rows, "the row index i");
       const auto j = integer(f[2], rows, "the row index j");
       if (i == 0 || j == 0) malformed("row indices count from 1");
-      if (i == j) malformed("pair " + std::to_string(i) + " " + std::to_string(j) +
-                            ": a row is not paired with itself");
+      if (i == j)
+        malformed("pair " + std::to_string(i) + " " + std::to_string(j) +
+                  ": a row is not paired with itself");
       pair.row = static_cast<std::uint32_t>(i - 1);
       pair.column = static_cast<std::uint32_t>(j - 1);
       pair.first_step = cert_.pair_steps.size();
@@ -320,8 +330,7 @@ class Parser {
   void parse_claim() {
     cert_.claim_line = line_.number;
     expect_field_count(reader_, line_, 4, "claim r >= <K>");
-    if (line_.fields[1] != "r" || line_.fields[2] != ">=")
-      malformed("expected 'claim r >= <K>'");
+    if (line_.fields[1] != "r" || line_.fields[2] != ">=") malformed("expected 'claim r >= <K>'");
     if (!is_canonical_integer(line_.fields[3]))
       malformed("expected K as a decimal integer without sign or leading zeros, found " +
                 quoted(line_.fields[3]));

@@ -21,10 +21,10 @@ namespace krcheck {
 enum class QueryMode { first, last, all };
 enum class RuleKind { trace, dominance };
 
-inline constexpr int kMaxWidth = 4096;         // m
-inline constexpr int kMinLength = 3;           // n
-inline constexpr int kMaxLength = 1000;        // n
-inline constexpr int kMaxPrecision = 256;      // P of the trace rule
+inline constexpr int kMaxWidth = 4096;     // m
+inline constexpr int kMinLength = 3;       // n
+inline constexpr int kMaxLength = 1000;    // n
+inline constexpr int kMaxPrecision = 256;  // P of the trace rule
 inline constexpr std::uint64_t kMaxRows = 200000;
 
 struct Step {
@@ -36,8 +36,8 @@ struct Step {
 
 struct PairLine {
   long line = 0;
-  std::uint32_t row = 0;     // i, 0-based
-  std::uint32_t column = 0;  // j, 0-based
+  std::uint32_t row = 0;       // i, 0-based
+  std::uint32_t column = 0;    // j, 0-based
   std::size_t first_step = 0;  // the chain is pair_steps[first_step .. first_step + step_count)
   std::size_t step_count = 0;
 };

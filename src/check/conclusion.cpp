@@ -28,8 +28,8 @@ BigInt trace_term(const Rational& one_plus_c, int precision) {
 
 BigInt conclude_trace(const Certificate& cert, const BigInt& computed_sum, std::ostream& out) {
   const BigInt scale = BigInt(1) << static_cast<unsigned>(cert.precision);
-  out << "c computed sum: " << computed_sum << " = 2^" << cert.precision << " * T, T = "
-      << truncated_decimal(computed_sum, scale, 6) << " (truncated)\n";
+  out << "c computed sum: " << computed_sum << " = 2^" << cert.precision
+      << " * T, T = " << truncated_decimal(computed_sum, scale, 6) << " (truncated)\n";
   if (Rational(computed_sum) != cert.stated_sum)
     fail_check(cert.file, cert.sum_line,
                "sum " + to_text(cert.stated_sum) + " differs from the recomputed sum " +
@@ -40,8 +40,7 @@ BigInt conclude_trace(const Certificate& cert, const BigInt& computed_sum, std::
   return bound;
 }
 
-BigInt conclude_dominance(const Certificate& cert, const Rational& max_row_sum,
-                          std::ostream& out) {
+BigInt conclude_dominance(const Certificate& cert, const Rational& max_row_sum, std::ostream& out) {
   out << "c computed largest row sum: " << to_text(max_row_sum) << " <= 1\n";
   if (max_row_sum != cert.stated_sum)
     fail_check(cert.file, cert.sum_line,

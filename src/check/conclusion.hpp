@@ -21,7 +21,6 @@ BigInt trace_term(const Rational& one_plus_c, int precision);
 // Each returns the bound that follows, after printing the summary lines; throws
 // CheckError when the sum differs or the claim exceeds the bound.
 BigInt conclude_trace(const Certificate& cert, const BigInt& computed_sum, std::ostream& out);
-BigInt conclude_dominance(const Certificate& cert, const Rational& max_row_sum,
-                          std::ostream& out);
+BigInt conclude_dominance(const Certificate& cert, const Rational& max_row_sum, std::ostream& out);
 
 }  // namespace krcheck

@@ -67,9 +67,9 @@ int gap(const Certificate& cert, const std::vector<int>& own, std::size_t i, std
       fail_check(cert.file, cert.row_lines[i],
                  "rows " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
                      ": gap G = <q_i,c_j> - <q_i,c_i> = " + std::to_string(g + own[i]) + " - " +
-                     std::to_string(own[i]) + " = " + std::to_string(g) +
-                     " < 2 (row " + std::to_string(j + 1) + " is on line " +
-                     std::to_string(cert.row_lines[j]) + ")");
+                     std::to_string(own[i]) + " = " + std::to_string(g) + " < 2 (row " +
+                     std::to_string(j + 1) + " is on line " + std::to_string(cert.row_lines[j]) +
+                     ")");
     }
   throw std::logic_error("a gap below 2 was counted but not found again");
 }
@@ -96,8 +96,7 @@ BigInt cube_trace_sum(const Certificate& cert) {
     Rational one_plus_c = 1;
     for (int g = 2; g <= m; ++g) {
       const std::uint32_t count = histogram[static_cast<std::size_t>(m + g)];
-      if (count != 0)
-        one_plus_c += Rational(BigInt(count), amplification.factor_squared(g));
+      if (count != 0) one_plus_c += Rational(BigInt(count), amplification.factor_squared(g));
     }
     total += trace_term(one_plus_c, cert.precision);
   }
@@ -115,8 +114,7 @@ Rational cube_dominance_max_row_sum(const Certificate& cert) {
     // Row i: the columns j != i. Counting raw overlaps <q_i, c_j> into a histogram shifted
     // by the constant <q_i, c_i> puts each at the slot of its gap.
     std::fill(histogram.begin(), histogram.end(), 0);
-    count_gaps(cert.query.row(i), cert.own, no_offsets.data(), i,
-               histogram.data() + m - own[i]);
+    count_gaps(cert.query.row(i), cert.own, no_offsets.data(), i, histogram.data() + m - own[i]);
     if (has_small_gap(histogram, m)) fail_first_small_gap(cert, own, i);
     Rational row_sum = 0;
     for (int g = 2; g <= m; ++g) {

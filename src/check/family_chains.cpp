@@ -31,8 +31,8 @@ std::vector<Token> sequence_of(const Step& step, const std::vector<bool>& a_slot
 
 void require_instance(const Certificate& cert, const Family& family, const Step& step,
                       const std::vector<bool>& a_slot, const std::string& name) {
-  if (family.keys.count(instance_key(step.position, sequence_of(step, a_slot),
-                                     cert.dependent_positions)) != 0)
+  if (family.keys.count(
+          instance_key(step.position, sequence_of(step, a_slot), cert.dependent_positions)) != 0)
     return;
   std::string keys;
   if (cert.dependent_positions && a_slot.size() <= 40) {
@@ -60,8 +60,8 @@ Rational check_step(const Certificate& cert, const Family& family, const Step& s
   if ((cert.mode == QueryMode::first && step.position != 1) ||
       (cert.mode == QueryMode::last && step.position != n))
     fail("mode=" + mode_name(cert.mode) + " queries position " +
-         std::to_string(cert.mode == QueryMode::first ? 1 : n) + ", but the step has pos=" +
-         std::to_string(step.position));
+         std::to_string(cert.mode == QueryMode::first ? 1 : n) +
+         ", but the step has pos=" + std::to_string(step.position));
   const int gap = overlap(step.query, step.b) - overlap(step.query, step.a);
   if (gap < 2)
     fail("gap g = <q,b> - <q,a> = " + std::to_string(gap) + " < 2: no gap domination step");
@@ -69,8 +69,7 @@ Rational check_step(const Certificate& cert, const Family& family, const Step& s
     fail("k=" + std::to_string(step.k) + " is outside 1..N-2 = 1.." + std::to_string(n - 2));
   const auto k = static_cast<long>(step.k);
   const Rational factor(BigInt((n - 1 - k) * (gap - 1)), BigInt(k));
-  if (factor < 1)
-    fail("factor f = (N-1-k)(g-1)/k = " + to_text(factor) + " < 1");
+  if (factor < 1) fail("factor f = (N-1-k)(g-1)/k = " + to_text(factor) + " < 1");
 
   const std::size_t keys = static_cast<std::size_t>(n - 1);
   require_instance(cert, family, step, std::vector<bool>(keys, true), "S1 = (q, a^(N-1))");
@@ -78,7 +77,8 @@ Rational check_step(const Certificate& cert, const Family& family, const Step& s
   // S3_k: a in the first k key slots; with dependent positions every arrangement.
   std::vector<bool> a_slot(keys, false);
   std::fill(a_slot.begin(), a_slot.begin() + k, true);
-  const std::string s3 = "S3_k = (q, a^" + std::to_string(k) + ", b^" + std::to_string(n - 1 - k) + ")";
+  const std::string s3 =
+      "S3_k = (q, a^" + std::to_string(k) + ", b^" + std::to_string(n - 1 - k) + ")";
   if (!cert.dependent_positions) {
     require_instance(cert, family, step, a_slot, s3);
     return factor;
@@ -115,7 +115,8 @@ std::vector<Rational> check_chains(const Certificate& cert,
   const auto key = [&](std::size_t p) {
     return std::make_tuple(cert.pairs[p].row, cert.pairs[p].column, cert.pairs[p].line);
   };
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
   std::vector<long> repeats_line(cert.pairs.size(), 0);  // line of the earlier pair line
   for (std::size_t t = 1; t < order.size(); ++t) {
     const PairLine& before = cert.pairs[order[t - 1]];
@@ -124,11 +125,17 @@ std::vector<Rational> check_chains(const Certificate& cert,
       repeats_line[order[t]] = before.line;
   }
 
+  // With position-dependent maps the matrix is built from the summed key kernel of one
+  // query position p; rows whose chains query different positions would mix kernels
+  // (rank up to r per position), so all chains must share one position.
+  const PairLine* first_chain = nullptr;
+
   std::vector<Rational> rho;
   rho.reserve(cert.pairs.size());
   for (std::size_t p = 0; p < cert.pairs.size(); ++p) {
     const PairLine& pair = cert.pairs[p];
-    const std::string name = "pair " + std::to_string(pair.row + 1) + " " + std::to_string(pair.column + 1);
+    const std::string name =
+        "pair " + std::to_string(pair.row + 1) + " " + std::to_string(pair.column + 1);
     const auto fail = [&](const std::string& message) {
       fail_check(cert.file, pair.line, name + ": " + message);
     };
@@ -143,8 +150,10 @@ std::vector<Rational> check_chains(const Certificate& cert,
     for (std::size_t t = 0; t < pair.step_count; ++t) {
       const std::uint32_t id = cert.pair_steps[pair.first_step + t];
       const Step& step = cert.steps[id];
-      const std::string step_name = "step " + std::to_string(id + 1) + " (line " + std::to_string(step.line) + ")";
-      if (step.query != query) fail(step_name + " has q different from the query token q_i of row i");
+      const std::string step_name =
+          "step " + std::to_string(id + 1) + " (line " + std::to_string(step.line) + ")";
+      if (step.query != query)
+        fail(step_name + " has q different from the query token q_i of row i");
       if (previous == nullptr && step.a != from)
         fail("the first step, " + step_name + ", has a different from the own token c_i of row i");
       if (previous != nullptr && step.position != previous->position)
@@ -156,6 +165,15 @@ std::vector<Rational> check_chains(const Certificate& cert,
       previous = &step;
     }
     if (previous->b != to) fail("the last step's b differs from the own token c_j of row j");
+    if (cert.dependent_positions) {
+      const int position = cert.steps[cert.pair_steps[pair.first_step]].position;
+      if (first_chain == nullptr) first_chain = &pair;
+      const int first_position = cert.steps[cert.pair_steps[first_chain->first_step]].position;
+      if (position != first_position)
+        fail("positions=dependent needs one query position for all chains: this chain has pos=" +
+             std::to_string(position) + ", the chain on line " + std::to_string(first_chain->line) +
+             " pos=" + std::to_string(first_position));
+    }
     rho.push_back(product);
   }
 

@@ -129,14 +129,16 @@ bool is_canonical_integer(std::string_view text) {
 std::uint64_t parse_integer(const LineReader& reader, long line, std::string_view text,
                             std::uint64_t max, const std::string& what) {
   if (!is_canonical_integer(text))
-    reader.malformed(line, "expected " + what + " as a decimal integer without sign or "
-                                                "leading zeros, found '" + std::string(text) + "'");
+    reader.malformed(line, "expected " + what +
+                               " as a decimal integer without sign or "
+                               "leading zeros, found '" +
+                               std::string(text) + "'");
   std::uint64_t value = 0;
   for (const char c : text) {
     const auto digit = static_cast<std::uint64_t>(c - '0');
     if (digit > max || value > (max - digit) / 10)
-      reader.malformed(line, what + " " + std::string(text) + " exceeds the limit " +
-                                 std::to_string(max));
+      reader.malformed(
+          line, what + " " + std::string(text) + " exceeds the limit " + std::to_string(max));
     value = value * 10 + digit;
   }
   return value;
@@ -144,10 +146,9 @@ std::uint64_t parse_integer(const LineReader& reader, long line, std::string_vie
 
 std::string_view key_value(const LineReader& reader, long line, std::string_view field,
                            std::string_view key) {
-  if (field.size() <= key.size() || field.substr(0, key.size()) != key ||
-      field[key.size()] != '=')
-    reader.malformed(line, "expected '" + std::string(key) + "=...', found '" +
-                               std::string(field) + "'");
+  if (field.size() <= key.size() || field.substr(0, key.size()) != key || field[key.size()] != '=')
+    reader.malformed(line,
+                     "expected '" + std::string(key) + "=...', found '" + std::string(field) + "'");
   return field.substr(key.size() + 1);
 }
 

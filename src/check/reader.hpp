@@ -19,8 +19,8 @@
 namespace krcheck {
 
 struct Line {
-  long number = 0;                      // 1-based line number in the file
-  std::string_view content;             // the line without comment and trailing '\r'
+  long number = 0;                       // 1-based line number in the file
+  std::string_view content;              // the line without comment and trailing '\r'
   std::vector<std::string_view> fields;  // valid until the next call to LineReader::next
 };
 

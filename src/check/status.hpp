@@ -16,10 +16,7 @@ enum class Status { verified = 0, not_verified = 1, malformed = 2 };
 class CheckError : public std::runtime_error {
  public:
   CheckError(Status kind, std::string file_name, long line_number, const std::string& message)
-      : std::runtime_error(message),
-        status(kind),
-        file(std::move(file_name)),
-        line(line_number) {}
+      : std::runtime_error(message), status(kind), file(std::move(file_name)), line(line_number) {}
 
   Status status;
   std::string file;

@@ -28,6 +28,10 @@ void add_reproduce_command(CLI::App& app, const GlobalOptions& global, Action& a
 void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_transition_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_witness_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_certify_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_counterexample_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);
 
 // Prints `json` (when --json) or `human` to stdout.

@@ -41,6 +41,10 @@ int main(int argc, char** argv) {
   cli::add_bound_command(app, global, action);
   cli::add_transition_command(app, global, action);
   cli::add_domination_command(app, global, action);
+  cli::add_witness_command(app, global, action);
+  cli::add_certify_command(app, global, action);
+  cli::add_counterexample_command(app, global, action);
+  cli::add_generate_command(app, global, action);
   cli::add_bench_command(app, global, action);
   try {
     app.parse(argc, argv);

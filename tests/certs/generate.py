@@ -299,14 +299,16 @@ def main():
     write("valid", "last_dependent_pf.cert",
           cube_text(rows_h[:5], 4, "rule trace precision=64", S, K, mode="last", cls="PF",
                     positions="dependent"))
-    # Queries that are not complements: own overlaps > 0, m = 12, random but fixed.
+    # Queries that are not complements: Hamming words on coordinates 1..8 plus random bits
+    # on 9..12 in both tokens, kept when every gap is still >= 2 and some <q_i,c_i> > 0.
     rnd = random.Random(20240611)
     while True:
-        rows = [("".join(rnd.choice("01") for _ in range(12)),
-                 "".join(rnd.choice("01") for _ in range(12))) for _ in range(4)]
+        rows = [(c + "".join(rnd.choice("01") for _ in range(4)),
+                 complement(c) + "".join(rnd.choice("01") for _ in range(4)))
+                for c in (words[0], words[3], words[7], words[12], words[13])]
         G = cube_gaps(rows)
-        if all(G[i][j] >= 2 for i in range(4) for j in range(4) if i != j) and \
-                any(ov(q, c) > 0 for c, q in rows):
+        if all(G[i][j] >= 2 for i in range(5) for j in range(5) if i != j) and \
+                sum(1 for c, q in rows if ov(q, c) > 0) >= 2:
             break
     S, K = cube_trace(rows, 3, 64)
     write("valid", "general_queries_m12.cert", cube_text(rows, 3, "rule trace precision=64", S, K))
@@ -321,6 +323,22 @@ def main():
     lines.insert(5, "")
     lines.insert(6, "   \t ")
     write("valid", "lexical_crlf_tabs_comments.cert", "\r\n".join(lines) + "\r\n")
+    # Tokens of three 64-bit words (m = 130): random weight-40 own tokens, queries equal to
+    # the complement with coordinates 129 and 130 forced to 1 (so the last word is used).
+    rnd = random.Random(130)
+    wide = []
+    while len(wide) < 8:
+        ones = set(rnd.sample(range(128), 40))
+        c = "".join("1" if t in ones else "0" for t in range(128)) + "00"
+        wide.append((c, complement(c[:128]) + "11"))
+    G = cube_gaps(wide)
+    assert all(G[i][j] >= 2 for i in range(8) for j in range(8) if i != j)
+    S, K = cube_trace(wide, 3, 64)
+    write("valid", "wide_m130.cert", cube_text(wide, 3, "rule trace precision=64", S, K))
+    sums = cube_dominance(wide, 1000)
+    assert max(sums) <= 1
+    write("valid", "wide_m130_dominance_n1000.cert",
+          cube_text(wide, 1000, "rule dominance", frac_text(max(sums)), 8))
     # Dominance: n = 20 gives R(2) = 18, R(4) = 324; every row: 12/18 + 1/324 <= 1.
     sums = cube_dominance(rows_h, 20)
     assert max(sums) <= 1
@@ -367,14 +385,14 @@ def main():
     expect("invalid", "dominance_gap_zero", "a gap of 0 under the dominance rule",
            line_of(text, "row ", 1), "rows 1 and 2: gap G = <q_i,c_j> - <q_i,c_i> = 0 - 0 = 0")
     # Negative gap found at row 3 (rows 1, 2 fine).
-    rows = [("11110000", "00001111"), ("00001111", "11110000"), ("11111111", "11110000")]
+    rows = [("11110000", "00001111"), ("00001111", "11110000"), ("11000000", "00111111")]
     G = cube_gaps(rows)
     assert G[0][1] == 4 and G[1][0] == 4 and G[0][2] == 0
     text = cube_text(rows, 3, "rule trace precision=8", "0", 1)
     write("invalid", "gap_zero_first_row.cert", text)
     expect("invalid", "gap_zero_first_row", "G_13 = 0 is reported at row 1's line",
            line_of(text, "row ", 1), "rows 1 and 3: gap G")
-    rows = [("11110000", "00001111"), ("00001111", "11110000"), ("00111100", "00110011")]
+    rows = [("11110000", "00001111"), ("00001111", "11110000"), ("11001100", "00001100")]
     G = cube_gaps(rows)
     assert G[0][1] == 4 and G[1][0] == 4 and G[0][2] == 2 and G[1][2] == 2
     assert G[2][0] == 0 - 2  # <q3,c1> = 0, <q3,c3> = 2
@@ -382,6 +400,24 @@ def main():
     write("invalid", "negative_gap_row3.cert", text)
     expect("invalid", "negative_gap_row3", "G_31 = -2: the first failing pair is at row 3",
            line_of(text, "row ", 3), "rows 3 and 1: gap G = <q_i,c_j> - <q_i,c_i> = 0 - 2 = -2 < 2")
+    # m = 130: row 8's own token becomes c_1 with two 1s moved (distance 4 from c_1, so
+    # <q_8,c_1> = 2 on coordinates 1..128) plus a 1 at coordinate 130, under q_8's 1 there:
+    # <q_8,c_8> = 1 and G_81 = 2 - 1 = 1, a failure visible only through the third word.
+    wide_bad = list(wide)
+    c1 = wide[0][0]
+    ones = [t for t in range(128) if c1[t] == "1"][:2]
+    zeros = [t for t in range(128) if c1[t] == "0"][:2]
+    c8 = "".join("0" if t in ones else "1" if t in zeros else c1[t] for t in range(128))
+    wide_bad[7] = (c8 + "01", complement(c8) + "11")
+    G = cube_gaps(wide_bad)
+    firsts = [(i, j) for i in range(8) for j in range(8) if i != j and G[i][j] < 2]
+    assert firsts and firsts[0][0] == 7, firsts
+    i, j = firsts[0]
+    text = cube_text(wide_bad, 3, "rule trace precision=64", "0", 1)
+    write("invalid", "wide_m130_small_gap.cert", text)
+    expect("invalid", "wide_m130_small_gap", "a gap below 2 found through the third token word",
+           line_of(text, "row ", 8), "rows 8 and %d: gap G = <q_i,c_j> - <q_i,c_i> = %d - 1 = %d < 2"
+           % (j + 1, G[i][j] + 1, G[i][j]))
     text = cube_text(rows_h[:1], 3, "rule trace precision=64", str(2 ** 64), 2)
     write("invalid", "single_row_claim_two.cert", text)
     expect("invalid", "single_row_claim_two", "one row gives only r >= 1", line_of(text, "claim"),
@@ -432,7 +468,8 @@ def main():
             q, a, b = fr[i][1], fr[i][0], fr[j][0]
             g = ov(q, b) - ov(q, a)
             if (i, j) == (0, 3):
-                z = "00000011"  # <q1, z> = 2, <q1, c1> = 0, <q1, c4> = 4
+                ones = [t for t in range(8) if q[t] == "1"]
+                z = "".join("1" if t in ones[:2] else "0" for t in range(8))  # <q1, z> = 2
                 assert ov(q, z) == 2 and g == 4
                 s1 = fc.step(1, q, a, z, 1)
                 s2 = fc.step(1, q, z, b, 1)
@@ -452,6 +489,7 @@ def main():
     noise = [(1, [fr[0][1], fr[1][0], fr[2][0], fr[3][0]]), (1, ["10101010"] * 4)]
     ftext = fc.family_text(extra=noise)
     S, K = fc.trace(64)
+    fS, fK = S, K  # kept for the invalid family cases below
     good_family_cert = fc.text("rule trace precision=64", S, K, digest(ftext))
     write("valid", "family_trace.cert", good_family_cert)
     write("valid", "family_trace.family", ftext)
@@ -507,12 +545,20 @@ def main():
              fdep.text("rule trace precision=32", *fdep.trace(32), digest(dropped)), dropped,
              "positions=dependent: one of the three arrangements of step 2's S3_1 is missing",
              line_of(dep_cert, "step 2 "), "the family has no instance S3_k = (q, a^1, b^2) with query q at position 2, keys in order:")
-    # A chain that does not link: pair 1 4 uses steps 2 then 1.
-    bad_pairs = [(i, j, ([2, 1] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    S, K = fS, fK
+    chain_14 = [c for i, j, c in fc.pairs if (i, j) == (1, 4)][0]  # c1 -> z -> c4
+    chain_12 = [c for i, j, c in fc.pairs if (i, j) == (1, 2)][0]  # c1 -> c2
+    # A chain that does not link: c1 -> c2, then z -> c4.
+    bad_pairs = [(i, j, (chain_12 + chain_14[1:] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
     text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
-    fam_case("family_chain_not_linking", text, ftext, "pair 1 4 names its two steps in the wrong order",
-             line_of(text, "pair 1 4 "), "pair 1 4: the first step, step 2")
-    bad_pairs = [(i, j, ([1] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    fam_case("family_chain_not_linking", text, ftext, "pair 1 4: c1 -> c2 followed by z -> c4",
+             line_of(text, "pair 1 4 "), "pair 1 4: step %d (line %d) does not link"
+             % (chain_14[1], line_of(text, "step %d " % chain_14[1])))
+    bad_pairs = [(i, j, (chain_14[1:] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
+    fam_case("family_chain_wrong_start", text, ftext, "pair 1 4's chain starts at z, not c_1",
+             line_of(text, "pair 1 4 "), "pair 1 4: the first step, step %d" % chain_14[1])
+    bad_pairs = [(i, j, (chain_12 if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
     text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
     fam_case("family_chain_wrong_end", text, ftext, "pair 1 4's chain ends at c_2, not c_4",
              line_of(text, "pair 1 4 "), "pair 1 4: the last step's b differs from the own token c_j")
@@ -557,9 +603,25 @@ def main():
     text = fc.text("rule trace precision=64", S, K + 1, digest(ftext))
     fam_case("family_claim_too_high", text, ftext, "family claim one above the bound", line_of(text, "claim"),
              "stronger than the bound r >= %d" % K)
-    other = ftext.replace("n=4", "n=5", 1)
+    # A well-formed family of length 5 (each instance gets one more copy of its last token).
+    other = "\n".join(line + " " + line.split()[-1] if line[:1].isdigit() else line
+                      for line in ftext.split("\n")).replace("n=4", "n=5", 1)
     fam_case("family_header_mismatch", fc.text("rule trace precision=64", S, K, digest(other)), other,
              "the family's n=5 differs from the task's n=4", 1, "the family has m=8 n=5", where="family")
+    # positions=dependent, mode=all: pair 2 1 queries position 3 while the others query 2.
+    # Every instance each step needs is present, so the mix of positions is the only fault.
+    fmix = FamilyCert(8, 4, "all", "dependent", frows)
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                pos = 3 if (i, j) == (1, 0) else 2
+                fmix.pairs.append((i + 1, j + 1, [fmix.step(pos, frows[i][1], frows[i][0], frows[j][0], 1)]))
+    fmtext = fmix.family_text()
+    text = fmix.text("rule trace precision=32", *fmix.trace(32), digest(fmtext))
+    fam_case("family_dependent_mixed_positions", text, fmtext,
+             "positions=dependent with chains querying positions 2 and 3 (different summed kernels)",
+             line_of(text, "pair 2 1 "), "pair 2 1: positions=dependent needs one query position for all "
+             "chains: this chain has pos=3, the chain on line %d pos=2" % line_of(text, "pair 1 2 "))
     # Dominance above 1: gap-2 steps with k=2 on a family with n=5: f = (5-1-2)(1)/2 = 1,
     # row sums 1 + 1 = 2 > 1.
     f5 = FamilyCert(8, 5, "first", "independent", frows)

@@ -1,1 +1,107 @@
-# runs later
+#!/usr/bin/env bash
+# Command-line behaviour of kernelrank and kernelrank-check: exit codes, error
+# messages naming file and line, JSON output, atomic and deterministic outputs.
+# Usage: run_cli_tests.sh KERNELRANK_BINARY SOURCE_DIR
+set -u
+kr="$1"
+src="$2"
+check="$(dirname "$kr")/kernelrank-check"
+data="$src/tests/data"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+count=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# run EXPECTED_EXIT NAME -- command...: runs, captures stdout/stderr into $out/$err.
+run() {
+  local expected="$1" name="$2"; shift 3
+  count=$((count + 1))
+  "$@" >"$work/out" 2>"$work/err"
+  local code=$?
+  out="$(cat "$work/out")"; err="$(cat "$work/err")"
+  if [ "$code" -ne "$expected" ]; then
+    fail "$name: exit $code, expected $expected"; echo "  stdout: ${out:0:400}"; echo "  stderr: ${err:0:400}"
+    return 1
+  fi
+  return 0
+}
+contains() {  # contains NAME TEXT NEEDLE
+  count=$((count + 1))
+  case "$2" in *"$3"*) ;; *) fail "$1: missing '$3' in: ${2:0:400}";; esac
+}
+
+# --- eval: verdicts and exit codes -------------------------------------------------
+run 0 "softmax base 3 solves T(4,3)" -- "$kr" eval --builtin softmax --base 3 --m 4 --n 3
+contains "softmax verdict" "$out" "SOLVES"
+contains "softmax max error" "$out" "2/5"
+run 1 "softmax base 2 fails T(4,3)" -- "$kr" eval --builtin softmax --base 2 --m 4 --n 3
+contains "base 2 verdict" "$out" "FAILS"
+run 0 "cross-check brute force vs profiles" -- "$kr" eval --builtin rank1-mean --m 5 --n 2 --cross-check
+contains "cross-check message" "$out" "agree exactly"
+run 0 "profiles at m=500" -- "$kr" eval --builtin softmax --base 3 --m 500 --n 3 --profiles
+run 0 "tabular model file" -- "$kr" eval --model "$data/models/tabular_m2.model" --m 2 --n 2
+run 0 "JSON tabular model file" -- "$kr" --json eval --model "$data/models/tabular_m2.json" --m 2 --n 2
+echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["report"]["solves"] is True' \
+  || fail "eval --json output is not the expected JSON"
+run 1 "family evaluation" -- "$kr" eval --builtin rank1-mean --family "$data/families/small.family"
+contains "family method" "$out" "family"
+
+# --- eval: malformed inputs name file and line ---------------------------------------
+run 2 "malformed model" -- "$kr" eval --model "$data/models/malformed_row.model" --n 3
+contains "malformed model message" "$err" "malformed_row.model:11: error:"
+contains "malformed model expectation" "$err" "expected 4 numbers"
+run 2 "malformed family" -- "$kr" eval --builtin softmax --family "$data/families/bad_width.family"
+contains "malformed family message" "$err" "bad_width.family:4: error:"
+contains "malformed family expectation" "$err" "width 3"
+run 2 "missing model file" -- "$kr" eval --model "$work/nope.model" --n 3
+contains "missing file message" "$err" "nope.model:0: error: cannot open file"
+# q = 1 with keys (1, 0): y = (1*1 - 1/2*0)/(1 - 1/2) = 2, target 0: fails.
+run 1 "negative kernel entry" -- "$kr" eval --model "$data/models/negative_kernel.model" --n 2
+contains "outside NK class" "$out" "outside NK"
+contains "outside NK entry" "$out" "alpha(1, 0) = -1/2 < 0"
+run 2 "unknown option" -- "$kr" eval --bogus
+run 2 "bad query mode" -- "$kr" eval --builtin softmax --m 3 --mode middle
+run 3 "brute force refused when too large" -- "$kr" eval --model "$data/models/tabular_m2.model" --n 40
+contains "resource message" "$err" "resource limit"
+
+# --- softmax-base, instances -------------------------------------------------------------
+run 0 "softmax-base" -- "$kr" softmax-base --m 6 --n 3
+contains "smallest base" "$out" "smallest integer base: 3"
+run 0 "instances listing" -- "$kr" instances --m 2 --n 3 --limit 3
+contains "instance target" "$out" "q=1 00 00 00  target 0"
+run 0 "instances to a family file" -- "$kr" instances --m 2 --n 2 --out "$work/all.family"
+run 0 "written family evaluates" -- "$kr" eval --builtin rank1-mean --family "$work/all.family"
+contains "16 instances" "$out" "instances:   16"
+run 2 "instances: m out of range" -- "$kr" instances --m 30 --n 3
+
+# --- bound and certificates ---------------------------------------------------------------
+run 0 "bound with certificate" -- "$kr" bound --m 12 --cert "$work/b12.cert"
+run 0 "certificate verifies" -- "$check" "$work/b12.cert"
+contains "checker status" "$out" "s VERIFIED"
+run 0 "bound again" -- "$kr" bound --m 12 --cert "$work/b12-again.cert"
+cmp -s "$work/b12.cert" "$work/b12-again.cert" || fail "certificates are not byte-identical across runs"
+bound12="$(sed -n 's/^claim r >= //p' "$work/b12.cert")"
+run 0 "r below the bound is ruled out" -- "$kr" bound --m 12 --r $((bound12 - 1))
+contains "ruled out" "$out" "is ruled out"
+run 1 "r at the bound is not ruled out" -- "$kr" bound --m 12 --r "$bound12"
+run 2 "certificate into a missing directory" -- "$kr" bound --m 8 --cert "$work/missing/dir/c.cert"
+[ -e "$work/missing" ] && fail "a directory or file was created for a failed write"
+ls -a "$work" | grep -q '\.tmp-' && fail "a temporary file was left behind"
+run 2 "bound: n below 3" -- "$kr" bound --m 8 --n 2
+run 0 "reproduce writes a certificate" -- "$kr" reproduce --cert "$work/g24.cert"
+contains "all verified" "$out" "all claims verified"
+run 0 "reproduce certificate verifies" -- "$check" "$work/g24.cert"
+contains "dodecad claim" "$out" "r >= 21"
+sed 's/^claim r >= 21/claim r >= 22/' "$work/g24.cert" > "$work/g24-strong.cert"
+run 1 "a claim one too strong is rejected" -- "$check" "$work/g24-strong.cert"
+contains "not verified" "$out" "s NOT VERIFIED"
+
+# --- domination ------------------------------------------------------------------------------
+run 0 "softmax satisfies L2" -- "$kr" domination --builtin softmax --base 3 --m 3
+run 1 "rank1-mean violates L2" -- "$kr" domination --builtin rank1-mean --m 3 --max 1
+contains "violation listed" "$out" "violated: q="
+
+echo "$count checks, $failures failures"
+[ "$failures" -eq 0 ]

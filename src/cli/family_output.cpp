@@ -1,0 +1,65 @@
+#include "family_output.hpp"
+
+#include "report_output.hpp"
+#include "sha256.hpp"
+
+namespace kernelrank::cli {
+
+std::string sha256_hex(const std::string& bytes) { return krcheck::to_hex(krcheck::sha256(bytes)); }
+
+namespace {
+
+std::string pattern_text(const IncompletePattern& p) {
+  std::string text = "query " + p.q.to_string() + " at position " + std::to_string(p.position + 1) + ", a = " +
+                     p.a.to_string() + ", b = " + p.b.to_string() + ": missing";
+  for (const std::string& m : p.missing) text += " " + m;
+  return text;
+}
+
+}  // namespace
+
+std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomplete) {
+  std::string text;
+  text += "domination steps supported: " + std::to_string(bound.analysis.steps.size()) + "\n";
+  if (bound.found) {
+    const RankBoundResult& b = bound.bound;
+    text += "rows chosen: " + std::to_string(bound.rows.size()) + ", steps used by their chains: " +
+            std::to_string(bound.steps.size()) + "\n";
+    if (b.rule == BoundRule::Trace)
+      text += "rule: trace, T >= " + exact_with_decimal(b.trace_value()) + "\n";
+    else
+      text += "rule: dominance, largest row sum " + exact_with_decimal(b.max_row_sum) + "\n";
+    text += "certified: any NK model solving this family has r >= " + b.bound.str() + "\n";
+  } else {
+    text += "no bound:\n";
+    for (const std::string& why : bound.why_not) text += "  " + why + "\n";
+  }
+  if (!bound.analysis.incomplete.empty()) {
+    text += "incomplete patterns (two of S1, S2, S3 present, the third missing): " +
+            std::to_string(bound.analysis.incomplete.size()) + "\n";
+    for (std::size_t i = 0; i < std::min(max_incomplete, bound.analysis.incomplete.size()); ++i)
+      text += "  " + pattern_text(bound.analysis.incomplete[i]) + "\n";
+  }
+  return text;
+}
+
+nlohmann::json family_bound_json(const FamilyBound& bound, std::size_t max_incomplete) {
+  nlohmann::json incomplete = nlohmann::json::array();
+  for (std::size_t i = 0; i < std::min(max_incomplete, bound.analysis.incomplete.size()); ++i)
+    incomplete.push_back(pattern_text(bound.analysis.incomplete[i]));
+  nlohmann::json j = {{"steps_supported", bound.analysis.steps.size()},
+                      {"found", bound.found},
+                      {"why_not", bound.why_not},
+                      {"incomplete_count", bound.analysis.incomplete.size()},
+                      {"incomplete", incomplete}};
+  if (bound.found) {
+    j["bound"] = bound.bound.bound.str();
+    j["rule"] = to_string(bound.bound.rule);
+    j["rows"] = bound.rows.size();
+    j["steps_used"] = bound.steps.size();
+    if (bound.bound.rule == BoundRule::Trace) j["trace_value"] = to_string(bound.bound.trace_value());
+  }
+  return j;
+}
+
+}  // namespace kernelrank::cli
