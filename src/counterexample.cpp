@@ -38,22 +38,21 @@ std::optional<InstanceOutcome> failing_link_instance(const Model& model, const L
 
 std::string describe(const Rational& value) { return to_string(value); }
 
-// Codes of increasing size for the proof-guided search on T(m,n).
-std::vector<std::pair<std::string, std::vector<Token>>> constructions(int m) {
-  std::vector<std::pair<std::string, std::vector<Token>>> list;
+// Codes of increasing size for the proof-guided search on T(m,n), built lazily:
+// a model far below the bound already fails on the first, tiny ones.
+std::vector<std::function<Code()>> constructions(int m) {
+  std::vector<std::function<Code()>> list;
   const int w = m / 2;
   long double binomial = 1;
   for (int i = 1; i <= w; ++i) binomial = binomial * (m - w + i) / i;
   for (int d = 2 * std::min(w, m - w); d >= 4; d -= 2) {
     if (binomial <= kConstructionEnumerationLimit) {
-      Code code = lexicode(m, w, d);
-      if (code.words.size() >= 2) list.emplace_back(code.construction, std::move(code.words));
+      list.push_back([=] { return lexicode(m, w, d); });
     } else {
-      Code code = random_greedy_code(m, w, d, 1, 500, 4000);
-      if (code.words.size() >= 2) list.emplace_back(code.construction, std::move(code.words));
+      list.push_back([=] { return random_greedy_code(m, w, d, 1, 500, 4000); });
     }
   }
-  if (m == 24) list.emplace_back("golay dodecads", golay_dodecads().words);
+  if (m == 24) list.push_back([] { return golay_dodecads(); });
   return list;
 }
 
@@ -106,10 +105,18 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
     return exhaustive_cube(model, options, "the proof-guided path handles position-independent models only");
   if (model.token_universe() && model.token_universe()->size() != (std::size_t{1} << std::min(m, 62)))
     return exhaustive_cube(model, options, "the model is not defined on the whole cube");
+  const Classification cls = model.classify();
+  if (cls.model_class == ModelClass::OutsideNK)
+    return exhaustive_cube(model, options, "the model is outside NK (" + cls.detail + ")");
   const AmplificationTable table(n, m);
   std::size_t entries = 0;
-  for (const auto& [name, code] : constructions(m)) {
-    const std::vector<BoundRow> rows = complement_rows(code);
+  const auto codes = constructions(m);
+  if (codes.empty()) return exhaustive_cube(model, options, "no bound construction exists at m=" + std::to_string(m));
+  for (const auto& make_code : codes) {
+    const Code code = make_code();
+    if (code.words.size() < 2) continue;
+    const std::string& name = code.construction;
+    const std::vector<BoundRow> rows = complement_rows(code.words);
     const std::size_t N = rows.size();
     for (std::size_t i = 0; i < N; ++i) {
       const Token& q = rows[i].query;

@@ -1,0 +1,155 @@
+// Witness families and family certification, re-checked by the independent checker.
+#include "kernelrank/certificate.hpp"
+#include "kernelrank/code.hpp"
+#include "kernelrank/family_bound.hpp"
+#include "kernelrank/witness.hpp"
+
+#include "check.hpp"
+#include "sha256.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace kernelrank;
+
+namespace {
+
+struct Written {
+  std::string cert_path, family_path;
+};
+
+Written write_pair(const std::string& name, const Family& family, const FamilyBound& bound, bool dependent = false) {
+  const auto dir = std::filesystem::temp_directory_path() / "kernelrank-test-witness";
+  std::filesystem::create_directories(dir);
+  const std::string family_text = family_to_text(family);
+  CertificateTask task;
+  task.m = family.m;
+  task.n = family.n;
+  task.position_dependent = dependent;
+  const std::string cert = family_certificate(task, krcheck::to_hex(krcheck::sha256(family_text)), name, bound);
+  Written w{(dir / (name + ".cert")).string(), (dir / (name + ".family")).string()};
+  std::ofstream(w.family_path, std::ios::binary) << family_text;
+  std::ofstream(w.cert_path, std::ios::binary) << cert;
+  return w;
+}
+
+krcheck::CheckResult run_checker(const Written& w) {
+  std::ostringstream out, err;
+  return krcheck::check_certificate(w.cert_path, w.family_path, out, err);
+}
+
+}  // namespace
+
+TEST_CASE("witness: m = 24 family certifies r >= 8 and the checker verifies it") {
+  // The lexicode of weight 12 and distance 12 at m = 24 (24 words) with complement
+  // queries: every gap is >= 6, so each row pair has a chain, and the whole family
+  // stays near a thousand instances.
+  WitnessOptions options;
+  options.max_instances = 3000;
+  const Witness w = build_witness(lexicode(24, 12, 12).words, options);
+  CHECK(w.family.instances.size() >= 1000);
+  CHECK(w.family.instances.size() <= 3000);
+  const FamilyBound bound = certify_family(w.family, false);
+  REQUIRE(bound.found);
+  CHECK(bound.bound.bound >= 8);
+  // The family alone supports at least what the cube argument gives for its rows.
+  CHECK(bound.bound.bound >= certify_rank_bound(w.rows, 3, BoundRule::Trace).bound);
+  const Written files = write_pair("witness24", w.family, bound);
+  const krcheck::CheckResult result = run_checker(files);
+  CHECK(result.status == krcheck::Status::verified);
+  CHECK(result.claim == bound.bound.bound.str());
+}
+
+TEST_CASE("witness: deleting one chain instance weakens the bound and names the lost step") {
+  WitnessOptions options;
+  const Witness w = build_witness(lexicode(16, 8, 8).words, options);
+  const FamilyBound full = certify_family(w.family, false);
+  REQUIRE(full.found);
+  // Remove one S3 instance (keys of two different tokens) used by the chains.
+  Family damaged = w.family;
+  std::size_t removed = damaged.instances.size();
+  for (std::size_t i = 0; i < damaged.instances.size(); ++i)
+    if (damaged.instances[i].tokens[1] != damaged.instances[i].tokens[2]) {
+      removed = i;
+      break;
+    }
+  REQUIRE(removed < damaged.instances.size());
+  const Instance lost = damaged.instances[removed];
+  damaged.instances.erase(damaged.instances.begin() + static_cast<std::ptrdiff_t>(removed));
+  const FamilyBound weaker = certify_family(damaged, false);
+  CHECK((!weaker.found || weaker.bound.trace_value() < full.bound.trace_value()));
+  const auto unsupported = unsupported_steps(damaged, full.steps, false);
+  REQUIRE(unsupported.size() == 1);
+  CHECK(unsupported.front().q == lost.tokens[0]);
+  REQUIRE(unsupported.front().missing.size() == 1);
+  CHECK(unsupported.front().missing.front().rfind("S3_1", 0) == 0);
+  // The old certificate no longer verifies against the damaged family: the digest differs.
+  const Written original = write_pair("witness16", w.family, full);
+  std::ofstream(original.family_path, std::ios::binary) << family_to_text(damaged);
+  CHECK(run_checker(original).status != krcheck::Status::verified);
+}
+
+TEST_CASE("witness: removing an S1 instance is reported as an incomplete pattern") {
+  WitnessOptions options;
+  const Witness w = build_witness(lexicode(12, 6, 8).words, options);
+  Family damaged = w.family;
+  // The first instance is S1 of the first chain: (q, c, c).
+  REQUIRE(damaged.instances.front().tokens[1] == damaged.instances.front().tokens[2]);
+  damaged.instances.erase(damaged.instances.begin());
+  const FamilyAnalysis analysis = analyse_family(damaged, false);
+  REQUIRE_FALSE(analysis.incomplete.empty());
+  bool names_s1 = false;
+  for (const IncompletePattern& p : analysis.incomplete)
+    for (const std::string& m : p.missing) names_s1 = names_s1 || m.rfind("S1", 0) == 0;
+  CHECK(names_s1);
+}
+
+TEST_CASE("witness: position-dependent families hold every arrangement and verify") {
+  WitnessOptions options;
+  options.n = 4;
+  options.position_dependent = true;
+  const Witness w = build_witness(lexicode(12, 6, 8).words, options);
+  const FamilyBound dependent = certify_family(w.family, true);
+  REQUIRE(dependent.found);
+  CHECK(run_checker(write_pair("dependent12", w.family, dependent, true)).status == krcheck::Status::verified);
+  // Without the extra arrangements (independent witness) the dependent analysis finds no steps.
+  options.position_dependent = false;
+  const Witness plain = build_witness(lexicode(12, 6, 8).words, options);
+  CHECK(certify_family(plain.family, true).analysis.steps.empty());
+  CHECK(certify_family(plain.family, false).found);
+}
+
+TEST_CASE("certify: a family without domination patterns says why") {
+  Family family{4, 3, {}};
+  family.instances.push_back({{parse_token("1111"), parse_token("0000"), parse_token("1100")}, 0});
+  family.instances.push_back({{parse_token("1111"), parse_token("1110"), parse_token("1100")}, 0});
+  const FamilyBound bound = certify_family(family, false);
+  CHECK_FALSE(bound.found);
+  REQUIRE_FALSE(bound.why_not.empty());
+  CHECK(bound.why_not.front().find("no domination step") != std::string::npos);
+  // The S3-shaped instance (1111, 0000, 1100) lacks both S1 and S2.
+  REQUIRE(bound.analysis.incomplete.size() == 1);
+  CHECK(bound.analysis.incomplete.front().missing.size() == 2);
+}
+
+TEST_CASE("certify: chains through the family's DAG take the best product") {
+  // One query q = 11111111, tokens at overlaps 0, 4 and 8 with steps 0->4, 4->8
+  // and 0->8 directly: the best 0 -> 8 factor is max(3*3, 7) = 9 (n = 3).
+  const Token q = parse_token("11111111");
+  const Token z0 = parse_token("00000000"), z4 = parse_token("11110000"), z8 = parse_token("11111111");
+  Family family{8, 3, {}};
+  for (const Token& t : {z0, z4, z8}) family.instances.push_back({{q, t, t}, 0});
+  family.instances.push_back({{q, z0, z4}, 0});
+  family.instances.push_back({{q, z4, z8}, 0});
+  family.instances.push_back({{q, z0, z8}, 0});
+  const FamilyAnalysis analysis = analyse_family(family, false);
+  CHECK(analysis.steps.size() == 3);
+  // Only one query, so no two rows are linked both ways: no bound, with the reason.
+  const FamilyBound bound = certify_family(family, false);
+  CHECK_FALSE(bound.found);
+  REQUIRE_FALSE(bound.why_not.empty());
+  CHECK(bound.why_not.front().find("linked both ways") != std::string::npos);
+}
