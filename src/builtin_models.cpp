@@ -3,6 +3,8 @@
 
 #include "kernelrank/errors.hpp"
 
+#include <gmp.h>
+
 namespace kernelrank {
 namespace {
 
@@ -29,7 +31,8 @@ class Rank1MeanForm : public OverlapForm {
   Rational kernel(int, int) const override { return 1; }
   Rational readout(int query_weight, int overlap) const override {
     if (n_ == 1) return overlap;
-    return Rational(n_ * overlap - query_weight) / (n_ - 1);
+    // In rationals: n * overlap overflows int for n from a model file or --n.
+    return (Rational(n_) * overlap - query_weight) / (n_ - 1);
   }
 
  private:
@@ -173,6 +176,26 @@ Rational positive_base(const std::map<std::string, std::string>& params, std::st
   return base;
 }
 
+// Kernel values B^-s (s <= m) are exact rationals of about m * bits(B) bits. A short
+// base such as 1e100000 would make each one hundreds of megabytes at m = 4096, so the
+// size is refused up front.
+constexpr unsigned long long kMaxKernelBits = 1ULL << 22;
+
+void require_modest_base(const Rational& base, int m, std::string_view name) {
+  const unsigned long long base_bits =
+      mpz_sizeinbase(mpq_numref(base.backend().data()), 2) +
+      mpz_sizeinbase(mpq_denref(base.backend().data()), 2);
+  const unsigned long long needed = base_bits * static_cast<unsigned long long>(m);
+  if (needed > kMaxKernelBits)
+    throw ResourceError(std::string(name) + " base " +
+                        (base_bits > 64 ? "with " + std::to_string(base_bits) + " bits"
+                                        : to_string(base)) +
+                        " at m=" + std::to_string(m) + ": kernel values B^-<q,z> would need up to " +
+                        std::to_string(needed) + " bits each (limit " +
+                        std::to_string(kMaxKernelBits) +
+                        "); use a base with a shorter numerator and denominator or a smaller m");
+}
+
 void require_width_parameter(int m) {
   if (m < 1 || m > kMaxTokenWidth)
     throw UsageError("m must be in 1.." + std::to_string(kMaxTokenWidth) + ", not " +
@@ -198,6 +221,7 @@ std::unique_ptr<Model> make_rank1_mean(int m, int n) {
 std::unique_ptr<Model> make_softmax(int m, const Rational& base) {
   require_width_parameter(m);
   if (base <= 0) throw UsageError("softmax base must be positive");
+  require_modest_base(base, m, "softmax");
   return std::make_unique<SoftmaxModel>(m, base);
 }
 
@@ -208,6 +232,7 @@ std::unique_ptr<Model> make_product(int m, const Rational& base) {
                         " exceeds " + std::to_string(kMaxProductWidth) +
                         " (use the softmax built-in, which has the same kernel)");
   if (base <= 0) throw UsageError("product base must be positive");
+  require_modest_base(base, m, "product");
   return std::make_unique<ProductModel>(m, base);
 }
 

@@ -13,6 +13,7 @@ namespace kernelrank {
 namespace {
 
 constexpr std::uint64_t kConstructionEnumerationLimit = 3'000'000;
+constexpr std::size_t kMaxConstructionRows = 3000;
 
 struct Link {
   int position = 0;
@@ -115,6 +116,8 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
   for (const auto& make_code : codes) {
     const Code code = make_code();
     if (code.words.size() < 2) continue;
+    // N^2 kernel values per construction: stop before they become the cost.
+    if (code.words.size() > kMaxConstructionRows) break;
     const std::string& name = code.construction;
     const std::vector<BoundRow> rows = complement_rows(code.words);
     const std::size_t N = rows.size();

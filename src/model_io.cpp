@@ -504,6 +504,17 @@ std::size_t line_of_byte(const std::string& text, std::size_t byte) {
   return line;
 }
 
+// nlohmann's message without its "[json.exception...] " prefix, shortened: the parts it
+// quotes from the input can be as long as the file.
+std::string json_error_text(const Json::exception& e) {
+  std::string what = e.what();
+  const std::size_t bracket = what.find("] ");
+  if (bracket != std::string::npos) what = what.substr(bracket + 2);
+  constexpr std::size_t kShown = 200;
+  if (what.size() > kShown) what = what.substr(0, kShown) + "...";
+  return what;
+}
+
 // An integer that fits in a long long, else nullopt.
 std::optional<long long> json_integer(const Json& value) {
   if (value.is_number_unsigned()) {
@@ -544,10 +555,21 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
   // say two things, so track the keys of each open object.
   // The value count is capped too, since the whole document is held in memory
   // before its sizes can be checked.
+  // Nesting is capped as well: the form needs three levels, and printing a value for an
+  // error message (dump) recurses once per level, so a file of a million '[' overflowed
+  // the stack.
   std::vector<std::set<std::string>> open_objects;
   unsigned long long values = 0;
-  const Json::parser_callback_t no_duplicates = [&](int, Json::parse_event_t event, Json& parsed) {
-    if (event == Json::parse_event_t::value &&
+  constexpr int kMaxJsonDepth = 16;
+  const Json::parser_callback_t no_duplicates = [&](int depth, Json::parse_event_t event,
+                                                    Json& parsed) {
+    const bool opens = event == Json::parse_event_t::object_start ||
+                       event == Json::parse_event_t::array_start;
+    if (opens && depth >= kMaxJsonDepth)
+      throw InputError(file, 0,
+                       "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                           " levels (a model needs 3)");
+    if ((opens || event == Json::parse_event_t::value) &&
         ++values > kMaxStoredNumbers + kMaxTabularTokens + 16)
       throw InputError(
           file, 0,
@@ -564,10 +586,21 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
   try {
     doc = Json::parse(contents, no_duplicates);
   } catch (const Json::parse_error& e) {
-    std::string what = e.what();
-    const std::size_t bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    throw InputError(file, line_of_byte(contents, e.byte), "invalid JSON: " + what);
+    throw InputError(file, line_of_byte(contents, e.byte), "invalid JSON: " + json_error_text(e));
+  } catch (const Json::out_of_range& e) {
+    // A number beyond the range of a double (1e400) is reported without a position;
+    // the message quotes the number, so its first occurrence names the line.
+    const std::string what = e.what();
+    const std::size_t open = what.find('\'');
+    const std::size_t close = what.rfind('\'');
+    std::size_t line = 0;
+    if (open != std::string::npos && close > open + 1) {
+      const std::size_t at = contents.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) line = line_of_byte(contents, at + 1);
+    }
+    throw InputError(file, line,
+                     "invalid JSON: " + json_error_text(e) +
+                         " (quote exact numbers as strings, e.g. \"1/2\" or \"1e400\")");
   }
 
   const auto fail = [&](const std::string& message) -> void { throw InputError(file, 0, message); };

@@ -110,3 +110,21 @@ TEST_CASE("builtin: parameters are validated") {
   CHECK_THROWS_AS(make_softmax(4, Rational(3))->kernel(parse_token("110"), parse_token("1100"), 0, 0),
                   ModelDomainError);
 }
+
+// Found by fuzz_model_text (UBSan): the readout computed n * overlap in int.
+TEST_CASE("builtin: rank1-mean readout is exact for a huge n") {
+  const auto model = make_builtin_model("rank1-mean", 4, {{"n", "2000000000"}});
+  // (n <q,z> - |q|) / (n - 1) with <q,z> = 4, |q| = 4: (8e9 - 4) / 1999999999 = 4.
+  CHECK(model->readout(parse_token("1111"), parse_token("1111"), 0, 0) == 4);
+  CHECK(model->readout(parse_token("1111"), parse_token("1000"), 0, 0) ==
+        Rational(1999999996, 1999999999));
+}
+
+// Found by fuzz_model_text (a 31-second kernel value): a 9-character base whose powers
+// up to m would be hundreds of megabytes is refused up front.
+TEST_CASE("builtin: bases too long for exact powers up to m are refused") {
+  CHECK_THROWS_AS(make_builtin_model("softmax", 4096, {{"base", "1e100000"}}), ResourceError);
+  CHECK_THROWS_AS(make_builtin_model("product", 4, {{"base", "1e400000"}}), ResourceError);
+  CHECK(make_builtin_model("softmax", 4096, {{"base", "3"}})->width() == 4096);
+  CHECK(make_builtin_model("softmax", 24, {{"base", "1e1000"}})->width() == 24);
+}

@@ -296,12 +296,15 @@ void check_weight_and_distance(const Code& code, int w, int d) {
   const auto s = strings_of(code);
   std::size_t wrong_weight = 0;
   std::size_t too_close = 0;
+  std::size_t not_canonical = 0;  // stray bits beyond the width
   for (const std::string& word : s) wrong_weight += string_weight(word) == w ? 0U : 1U;
+  for (const Token& t : code.words) not_canonical += t == parse_token(t.to_string()) ? 0U : 1U;
   for (std::size_t i = 0; i < s.size(); ++i)
     for (std::size_t j = i + 1; j < s.size(); ++j)
       too_close += string_distance(s[i], s[j]) >= d ? 0U : 1U;
   CHECK(wrong_weight == 0);
   CHECK(too_close == 0);
+  CHECK(not_canonical == 0);
 }
 
 TEST_CASE("code: random greedy is deterministic per seed and seeds differ") {

@@ -317,6 +317,14 @@ TEST_CASE("model-io: malformed JSON names the path of the bad element") {
        0, "tokens[0]: expected a 0/1 string of width 2"},
       {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,,\n}", 3, "invalid JSON"},
       {"[1, 2]", 1, "expected the header"},  // no '{' first: read as the text format
+      // Found by fuzz_model_json: a number beyond double range is nlohmann's out_of_range,
+      // not a parse_error, and escaped as an internal error (exit 4).
+      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1e400\n}", 3,
+       "number overflow parsing '1e400'"},
+      // Found by fuzzing: printing a deeply nested value for the error message recursed
+      // once per level and overflowed the stack (a segfault at a million levels).
+      {R"({"format":)" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}", 0,
+       "JSON nested deeper than 16 levels"},
   };
   for (const Case& c : cases) expect_error(c.contents, c.line, c.phrase);
 }

@@ -27,7 +27,7 @@ struct TransitionArgs {
 EvalReport evaluate_task(const Model& model, int m, int n) {
   EvalOptions options;
   options.max_failures = 1;
-  if (static_cast<long long>(m) * n <= 24) return evaluate_cube(model, m, n, options);
+  if (m <= 8 && static_cast<long long>(m) * n <= 24) return evaluate_cube(model, m, n, options);
   return evaluate_profiles(*model.overlap_form(), m, n, options);
 }
 

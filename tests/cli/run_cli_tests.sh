@@ -103,5 +103,33 @@ run 0 "softmax satisfies L2" -- "$kr" domination --builtin softmax --base 3 --m 
 run 1 "rank1-mean violates L2" -- "$kr" domination --builtin rank1-mean --m 3 --max 1
 contains "violation listed" "$out" "violated: q="
 
+# --- witness, certify, counterexample, generate ---------------------------------------------
+run 0 "witness family and certificate" -- "$kr" witness --m 12 --out "$work/w12.family" --cert "$work/w12.cert"
+run 0 "witness certificate verifies against its family" -- "$check" "$work/w12.cert" "$work/w12.family"
+run 0 "witness again" -- "$kr" witness --m 12 --out "$work/w12b.family" --cert "$work/w12b.cert"
+cmp -s "$work/w12.family" "$work/w12b.family" || fail "witness families differ between runs"
+cmp -s "$work/w12.cert" "$work/w12b.cert" || fail "witness certificates differ between runs"
+run 0 "shipped witness certifies r >= 8" -- "$kr" certify --family "$src/instances/witness-m24.family" --cert "$work/w24.cert"
+contains "shipped witness bound" "$out" "r >= 14"
+run 0 "shipped witness certificate verifies" -- "$check" "$work/w24.cert" "$src/instances/witness-m24.family"
+run 0 "shipped certificate verifies" -- "$check" "$src/instances/witness-m24.cert" "$src/instances/witness-m24.family"
+sed 4d "$src/instances/witness-m24.family" > "$work/damaged.family"
+run 0 "damaged family: weaker bound, lost step named" -- "$kr" certify --family "$work/damaged.family" --baseline "$work/w24.cert"
+contains "weaker bound" "$out" "r >= 13"
+contains "lost step" "$out" "no longer supported: 1"
+run 1 "digest mismatch rejected" -- "$check" "$work/w24.cert" "$work/damaged.family"
+contains "digest message" "$err" "SHA-256 of the family file"
+run 1 "family without patterns" -- "$kr" certify --family "$data/families/small.family"
+contains "why no bound" "$out" "no domination step"
+run 0 "counterexample for rank1-mean at m=24" -- "$kr" counterexample --builtin rank1-mean --m 24 --out "$work/cx.family"
+contains "proof-guided" "$out" "proof-guided path"
+run 1 "the counterexample fails under eval" -- "$kr" eval --builtin rank1-mean --family "$work/cx.family"
+run 1 "softmax has no counterexample" -- "$kr" counterexample --builtin softmax --base 3 --m 6
+contains "solves" "$out" "no failing instance exists"
+run 0 "generate train/test" -- "$kr" generate --m 8 --n 3 --train 50 --test 30 --seed 3 --out-prefix "$work/g"
+[ "$(grep -c . "$work/g-train.csv")" -eq 51 ] || fail "train CSV should have a header and 50 rows"
+run 0 "generated family evaluates" -- "$kr" eval --builtin softmax --base 3 --family "$work/g-test.family"
+contains "30 test instances" "$out" "instances:   30"
+
 echo "$count checks, $failures failures"
 [ "$failures" -eq 0 ]

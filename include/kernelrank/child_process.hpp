@@ -1,0 +1,39 @@
+// Running a memory-hungry computation (Z3's nonlinear solver) in a child
+// process with an address-space limit and a wall-clock limit.
+//
+// Z3's max_memory is not a reliable cap (nlsat grew to 12 GB on T(5,3)), so the
+// search forks, the child sets RLIMIT_AS and does the work, and the parent
+// waits on a pipe with a deadline. The child's result travels back as text.
+// Exceptions thrown by the work are re-thrown in the parent with the same kind
+// (InputError as UsageError, ResourceError, InternalError, UsageError).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace kernelrank {
+
+struct ChildLimits {
+  double wall_seconds = 0;           // 0: no wall-clock limit
+  std::size_t address_space_mb = 0;  // 0: no RLIMIT_AS
+};
+
+enum class ChildStatus {
+  Completed,  // the work returned; `output` holds its text
+  TimedOut,   // killed at the wall-clock limit
+  Died,       // ended by a signal or an unexpected exit (usually memory under RLIMIT_AS)
+};
+
+struct ChildOutcome {
+  ChildStatus status = ChildStatus::Completed;
+  std::string output;
+  std::string detail;  // human-readable account of a timeout or a death
+  double seconds = 0;
+};
+
+// Runs `work` in a forked child (stdio is flushed first; the child never returns
+// from this function). Throws the work's exception kinds in the parent.
+ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits);
+
+}  // namespace kernelrank

@@ -1,0 +1,11 @@
+// Fuzz target: parse_model on the JSON tabular form. Only inputs that parse_model reads as
+// JSON (first non-blank character '{') are tried. See fuzz_model_common.hpp.
+#include "fuzz_model_common.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string contents = fuzz_bytes(data, size);
+  const std::size_t first = contents.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || contents[first] != '{') return 0;
+  fuzz_model::check_model(contents);
+  return 0;
+}
