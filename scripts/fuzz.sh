@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(fuzz_rational fuzz_token fuzz_code fuzz_family fuzz_model_text fuzz_model_json
-         fuzz_certificate fuzz_certificate_family)
+         fuzz_certificate fuzz_certificate_family fuzz_certificate_steps)
 if [ "${1:-}" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 if [ $# -lt 2 ]; then
   echo "usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...] | scripts/fuzz.sh list" >&2

@@ -293,8 +293,12 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
     if (m > 16) {
       for (int s = 0; s < options.effort; ++s) {
         const std::uint64_t seed = options.seed + static_cast<std::uint64_t>(s);
+        std::vector<int> distances;
         for (int d : {m / 4, m / 3, (3 * m) / 8}) {
           const int even_d = std::max(4, d - d % 2);
+          if (std::find(distances.begin(), distances.end(), even_d) == distances.end()) distances.push_back(even_d);
+        }
+        for (int even_d : distances) {
           const Code code = random_greedy_code(m, half, even_d, seed, 2000, 12'000);
           if (code.words.size() >= 2) consider(code.construction, code.words);
         }

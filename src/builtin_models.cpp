@@ -100,7 +100,7 @@ class SoftmaxModel : public Model {
             "nonnegative features)"};
   }
 
- private:
+ protected:
   int m_;
   Rational base_;
   SoftmaxForm form_;
@@ -125,14 +125,17 @@ std::vector<Rational> tensor_features(const Token& x, const Rational& zero_entry
   return features;
 }
 
-class ProductModel : public Model {
+// Same readout and overlap form as softmax; the kernel is an explicit dot
+// product of the 2^m-entry tensor features. The Kronecker identity
+// <f(q), g(z)> = B^-<q,z> (tested for small m) is what lets the profile
+// evaluator treat the product model like softmax.
+class ProductModel : public SoftmaxModel {
  public:
-  ProductModel(int m, Rational base) : m_(m), base_(base), form_(std::move(base)) {}
+  using SoftmaxModel::SoftmaxModel;
   std::string description() const override {
     return "product realisation of softmax base " + to_string(base_) + " with 2^" +
            std::to_string(m_) + " nonnegative features";
   }
-  int width() const override { return m_; }
   std::optional<int> feature_count() const override { return 1 << m_; }
   Rational kernel(const Token& q, const Token& z, int, int) const override {
     require_width(q, m_);
@@ -144,23 +147,10 @@ class ProductModel : public Model {
       if (f[i] != 0) dot += f[i] * g[i];
     return dot;
   }
-  Rational readout(const Token& q, const Token& z, int, int) const override {
-    require_width(q, m_);
-    require_width(z, m_);
-    return inner(q, z);
-  }
-  // The Kronecker identity <f(q), g(z)> = B^-<q,z> (tested for small m) lets the
-  // profile evaluator treat the product model like softmax.
-  const OverlapForm* overlap_form() const override { return &form_; }
   Classification classify() const override {
     return {ModelClass::PositiveFeatures,
             "tensor-product features with entries 0, 1 and 1/B >= 0 (2^m features)"};
   }
-
- private:
-  int m_;
-  Rational base_;
-  SoftmaxForm form_;
 };
 
 Rational positive_base(const std::map<std::string, std::string>& params, std::string_view name) {

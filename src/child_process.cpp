@@ -23,6 +23,7 @@ constexpr const char* kOk = "ok";
 constexpr const char* kResource = "resource";
 constexpr const char* kInternal = "internal";
 constexpr const char* kUsage = "usage";
+constexpr const char* kOutput = "output";
 constexpr const char* kOther = "other";
 
 void write_all(int fd, const std::string& text) {
@@ -60,6 +61,9 @@ void write_all(int fd, const std::string& text) {
     body = e.what();
   } catch (const InputError& e) {
     kind = kUsage;
+    body = e.what();
+  } catch (const OutputError& e) {
+    kind = kOutput;
     body = e.what();
   } catch (const std::exception& e) {
     // Z3 reports memory exhaustion as an exception with this text.
@@ -148,6 +152,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
     if (kind == kResource) throw ResourceError(body);
     if (kind == kInternal) throw InternalError(body);
     if (kind == kUsage) throw UsageError(body);
+    if (kind == kOutput) throw OutputError(body);
     throw InternalError("search process failed: " + body);
   }
   outcome.status = ChildStatus::Died;

@@ -3,11 +3,10 @@
 
 #include "kernelrank/amplification.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/family_bound.hpp"
 #include "kernelrank/progress.hpp"
 #include "tabulated_eval.hpp"
 
-#include <map>
-#include <set>
 
 namespace kernelrank {
 namespace {
@@ -92,51 +91,21 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
 }
 
 DominationReport check_domination_family(const Model& model, const Family& family, std::size_t max_reported) {
-  const int n = family.n;
-  if (n < 3) throw UsageError("gap domination needs n >= 3");
+  if (family.n < 3) throw UsageError("gap domination needs n >= 3");
   if (model.position_dependent())
     throw UsageError("the domination check supports position-independent models only");
-  // Index the instances with the query at position 1 by (q, sorted keys).
-  std::set<std::vector<Token>> present;
-  for (const Instance& instance : family.instances) {
-    if (instance.query != 0) continue;
-    std::vector<Token> key(instance.tokens.begin() + 1, instance.tokens.end());
-    std::sort(key.begin(), key.end());
-    key.insert(key.begin(), instance.tokens.front());
-    present.insert(std::move(key));
-  }
-  auto has = [&](const Token& q, const Token& a, const Token& b, int count_a) {
-    std::vector<Token> key;
-    for (int i = 0; i < count_a; ++i) key.push_back(a);
-    for (int i = count_a; i < n - 1; ++i) key.push_back(b);
-    std::sort(key.begin(), key.end());
-    key.insert(key.begin(), q);
-    return present.count(key) > 0;
-  };
-  // Candidate (q, a) from the S1 instances; b from the S2 instances of the same q.
-  std::map<Token, std::vector<Token>> uniform;  // q -> tokens t with (q, t^(n-1)) present
-  for (const auto& key : present) {
-    bool all_same = true;
-    for (std::size_t i = 2; i < key.size(); ++i) all_same = all_same && key[i] == key[1];
-    if (all_same) uniform[key[0]].push_back(key[1]);
-  }
+  // The steps the family supports, at any query position; for a position-independent
+  // model the inequality does not depend on where the query sits.
   DominationReport report;
-  for (const auto& [q, tokens] : uniform) {
-    for (const Token& a : tokens) {
-      for (const Token& b : tokens) {
-        const int gap = inner(q, b) - inner(q, a);
-        if (gap < 2) continue;
-        for (int k = 1; k <= n - 2; ++k) {
-          if (!has(q, a, b, k)) continue;
-          ++report.checked;
-          const Rational w = model.kernel(q, q, 0, 0);
-          if (inequality_holds(w, model.kernel(q, a, 0, 1), model.kernel(q, b, 0, 1), n, gap, k)) continue;
-          ++report.violated;
-          if (report.violations.size() < max_reported)
-            report.violations.push_back(describe_violation(model, q, a, b, n, k));
-        }
-      }
-    }
+  for (const FamilyStep& step : analyse_family(family, false).steps) {
+    ++report.checked;
+    const Rational w = model.kernel(step.q, step.q, 0, 0);
+    if (inequality_holds(w, model.kernel(step.q, step.a, 0, 1), model.kernel(step.q, step.b, 0, 1), family.n,
+                         step.gap, step.k))
+      continue;
+    ++report.violated;
+    if (report.violations.size() < max_reported)
+      report.violations.push_back(describe_violation(model, step.q, step.a, step.b, family.n, step.k));
   }
   return report;
 }

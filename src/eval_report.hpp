@@ -5,6 +5,11 @@
 
 namespace kernelrank::detail {
 
+// The outcome of an instance from its summed numerator and denominator
+// (a zero denominator leaves the output undefined).
+InstanceOutcome outcome_from_sums(const Instance& instance, const Rational& numerator,
+                                  const Rational& denominator);
+
 class ReportBuilder {
  public:
   ReportBuilder(std::string method, std::size_t max_failures);

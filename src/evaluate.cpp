@@ -24,6 +24,13 @@ InstanceOutcome evaluate_instance(const Model& model, const Instance& instance) 
     denominator += alpha;
     if (alpha != 0) numerator += alpha * model.readout(q, z, instance.query, static_cast<int>(j));
   }
+  return detail::outcome_from_sums(instance, numerator, denominator);
+}
+
+namespace detail {
+
+InstanceOutcome outcome_from_sums(const Instance& instance, const Rational& numerator,
+                                  const Rational& denominator) {
   InstanceOutcome outcome;
   outcome.instance = instance;
   outcome.target = min_ip_target(instance);
@@ -33,8 +40,6 @@ InstanceOutcome evaluate_instance(const Model& model, const Instance& instance) 
   }
   return outcome;
 }
-
-namespace detail {
 
 ReportBuilder::ReportBuilder(std::string method, std::size_t max_failures)
     : max_failures_(max_failures) {

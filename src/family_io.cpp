@@ -8,6 +8,9 @@ namespace {
 
 constexpr int kMaxFamilyLength = 1'000'000;
 constexpr std::size_t kMaxFamilyCells = std::size_t{1} << 31;  // instances x n x m bits
+// Held in memory a token is a Token object plus its heap block, about 64 bytes even at
+// m = 1: a 1 GiB file of one-bit tokens would need over 30 GB without this cap.
+constexpr std::size_t kMaxFamilyBytes = std::size_t{1} << 32;
 
 long long header_value(const TextReader& reader, const TextLine& line, std::size_t index,
                        std::string_view key, long long hi) {
@@ -38,6 +41,10 @@ Family parse_family(const std::string& name, const std::string& contents) {
   if (header->fields.size() > 4)
     reader.fail(header->number, "unexpected field '" + header->fields[4] + "' in the header");
   std::size_t cells = 0;
+  std::size_t bytes = 0;
+  const std::size_t bytes_per_line =
+      static_cast<std::size_t>(family.n) *
+      (sizeof(Token) + 32 + 8 * ((static_cast<std::size_t>(family.m) + 63) / 64));
   while (const auto line = reader.next()) {
     const std::size_t expected = static_cast<std::size_t>(family.n) + 1;
     if (line->fields.size() != expected)
@@ -54,6 +61,10 @@ Family parse_family(const std::string& name, const std::string& contents) {
     cells += static_cast<std::size_t>(family.n) * static_cast<std::size_t>(family.m);
     if (cells > kMaxFamilyCells)
       reader.fail(line->number, "family too large (more than 2^31 token bits); split it");
+    bytes += bytes_per_line;
+    if (bytes > kMaxFamilyBytes)
+      reader.fail(line->number, "family too large (its instances need more than 4 GiB in "
+                                "memory); split it");
     family.instances.push_back(std::move(instance));
   }
   return family;

@@ -21,6 +21,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -224,13 +225,11 @@ std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
     tokens.push_back(std::move(token));
   }
 
-  // [kernel=0/readout=1][qpos][kpos]; the line number of the block header marks it as seen.
-  std::vector<std::vector<RationalMatrix>> tables[2];
-  std::vector<std::vector<std::size_t>> seen[2];
-  for (int t = 0; t < 2; ++t) {
-    tables[t].assign(blocks, std::vector<RationalMatrix>(blocks));
-    seen[t].assign(blocks, std::vector<std::size_t>(blocks, 0));
-  }
+  // Blocks as they are read, keyed by (kernel=0/readout=1, qpos, kpos), with the line of
+  // their header. Nothing is allocated for a position pair before its block is read: the
+  // header "positions=4096" alone used to allocate a gigabyte of empty tables.
+  using BlockKey = std::tuple<int, std::size_t, std::size_t>;
+  std::map<BlockKey, std::pair<std::size_t, RationalMatrix>> read_blocks;
   while ((line = reader.next())) {
     const std::string& word = line->fields[0];
     if (word == "tokens") reader.fail(line->number, "duplicate section 'tokens'");
@@ -241,22 +240,33 @@ std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
     const std::size_t qp = pos.empty() ? 0 : pos[0];
     const std::size_t kp = pos.empty() ? 0 : pos[1];
     const std::string name = block_name(word, positions, qp, kp, true);
-    if (seen[t][qp][kp] != 0)
+    const BlockKey key{t, qp, kp};
+    if (const auto earlier = read_blocks.find(key); earlier != read_blocks.end())
       reader.fail(line->number, "duplicate section '" + name + "' (first on line " +
-                                    std::to_string(seen[t][qp][kp]) + ")");
-    seen[t][qp][kp] = line->number;
-    RationalMatrix& table = tables[t][qp][kp];
+                                    std::to_string(earlier->second.first) + ")");
+    const std::size_t header_line = line->number;
+    RationalMatrix table;
     table.reserve(k);
     for (std::size_t row = 1; row <= k; ++row)
       table.push_back(read_row(reader, k, row, k, name, "", {"tokens", "kernel", "readout"}));
+    read_blocks.emplace(key, std::make_pair(header_line, std::move(table)));
   }
-  for (int t = 0; t < 2; ++t)
+  if (read_blocks.size() != 2 * blocks * blocks)  // name the first missing block
+    for (int t = 0; t < 2; ++t)
+      for (std::size_t qp = 0; qp < blocks; ++qp)
+        for (std::size_t kp = 0; kp < blocks; ++kp)
+          if (read_blocks.count(BlockKey{t, qp, kp}) == 0)
+            reader.fail(reader.current_line(),
+                        "missing section '" +
+                            block_name(t == 0 ? "kernel" : "readout", positions, qp, kp, true) +
+                            "'");
+  std::vector<std::vector<RationalMatrix>> tables[2];
+  for (int t = 0; t < 2; ++t) {
+    tables[t].resize(blocks);
     for (std::size_t qp = 0; qp < blocks; ++qp)
       for (std::size_t kp = 0; kp < blocks; ++kp)
-        if (seen[t][qp][kp] == 0)
-          reader.fail(reader.current_line(),
-                      "missing section '" +
-                          block_name(t == 0 ? "kernel" : "readout", positions, qp, kp, true) + "'");
+        tables[t][qp].push_back(std::move(read_blocks[BlockKey{t, qp, kp}].second));
+  }
 
   if (positions == 0)
     return std::make_unique<TabularModel>(m, std::move(tokens), std::move(tables[0][0][0]),
@@ -326,6 +336,12 @@ std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header) 
 
     auto [it, inserted] = index.emplace(token, tokens.size());
     if (inserted) {
+      // A new token holds five vectors and a line number per position (about four
+      // numbers' worth): with positions=4096 a short line cost half a megabyte.
+      stored += 4ULL * slots;
+      if (stored > kMaxStoredNumbers)
+        reader.fail(line->number, "feature model too large: more than " +
+                                      std::to_string(kMaxStoredNumbers) + " numbers");
       tokens.push_back(token);
       TokenFeatures blank;
       blank.phi_q.resize(slots);

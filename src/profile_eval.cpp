@@ -231,14 +231,7 @@ InstanceOutcome evaluate_with_form(const OverlapForm& form, const Instance& inst
     sa += a;
     if (a != 0) sp += a * form.readout(w, s);
   }
-  InstanceOutcome outcome;
-  outcome.instance = instance;
-  outcome.target = min_ip_target(instance);
-  if (sa != 0) {
-    outcome.output = sp / sa;
-    outcome.error = abs_of(*outcome.output - outcome.target);
-  }
-  return outcome;
+  return detail::outcome_from_sums(instance, sp, sa);
 }
 
 EvalReport evaluate_profiles(const OverlapForm& form, int m, int n, const EvalOptions& options) {

@@ -300,7 +300,8 @@ std::vector<DominationFact> domination_facts(const RankTask& task) {
       for (std::uint32_t b : used[q]) {
         const int gap = inner(task.tokens[q], task.tokens[b]) - inner(task.tokens[q], task.tokens[a]);
         if (gap < 2) continue;
-        if (!rowset.count(multiset(q, a, n - 1, b)) || !rowset.count(multiset(q, b, 0, a))) continue;
+        // S1 = (q, a^(n-1)) and S2 = (q, b^(n-1)).
+        if (!rowset.count(multiset(q, a, n - 1, b)) || !rowset.count(multiset(q, a, 0, b))) continue;
         for (int k = 1; k <= n - 2; ++k) {
           // factor (n-1-k)(g-1)/k >= 1 is needed for alpha(q,a) > alpha(q,b).
           if ((n - 1 - k) * (gap - 1) < k) break;

@@ -1,5 +1,6 @@
 #include "kernelrank/text_input.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -66,6 +67,10 @@ void check_text_bytes(const std::string& name, const std::string& contents) {
 }  // namespace
 
 std::string read_file_checked(const std::string& path) {
+  // A directory opens like a file and then reports a huge size ("larger than 1 GiB").
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw InputError(path, 0, "is a directory, expected a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open file");
   in.seekg(0, std::ios::end);
@@ -163,6 +168,8 @@ long long TextReader::integer_field(const TextLine& line, std::size_t index, lon
   const std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
   bool ok = text.size() > sign && text.size() - sign <= 18;
   for (std::size_t i = sign; i < text.size(); ++i) ok = ok && text[i] >= '0' && text[i] <= '9';
+  // Canonical spelling only ("7", not "07" or "-0"), as the certificate checker requires.
+  ok = ok && !(text.size() > sign + 1 && text[sign] == '0') && text != "-0";
   if (ok) value = std::stoll(text);
   if (!ok || value < lo || value > hi)
     fail(line.number, std::string("expected ") + what + " (an integer in " + std::to_string(lo) +

@@ -6,6 +6,10 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -389,4 +393,44 @@ TEST_CASE("model-io: model files on disk") {
     CHECK(contains(e.message(), "expected 4 numbers in kernel row 3, found 3"));
   }
   CHECK_THROWS_AS(read_model(dir + "no-such-file.model"), InputError);
+}
+
+// Found in review while fuzzing: a header declaring positions=4096 made the reader
+// allocate 2 x 4096^2 empty tables (about a gigabyte) before reading any block. The
+// parse runs in a child process, which reports whether its peak memory grew by 64 MB.
+TEST_CASE("model-io: a position-dependent header alone allocates nothing large") {
+  const std::string text = "kernelrank-model 1 kind=tabular m=1 positions=4096\ntokens 1\n1\n";
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    int code = 4;
+    try {
+      parse_model("pos.model", text);
+    } catch (const InputError& e) {
+      code = e.line() == 3 && contains(e.message(), "missing section 'kernel 1 1'") ? 0 : 5;
+    }
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    if (code == 0 && after.ru_maxrss - before.ru_maxrss >= 64 * 1024) code = 3;  // kilobytes
+    _exit(code);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+// Found in review: with positions=4096 every new token of a features file held 5 x 4096
+// vectors (half a megabyte) that the size limit did not count; now it does, so 2048
+// tokens exceed the 2^25-number limit instead of taking a gigabyte.
+TEST_CASE("model-io: per-position bookkeeping counts towards the features size limit") {
+  std::string text = "kernelrank-model 1 kind=features m=12 r=1 d=0 positions=4096\n";
+  for (int i = 0; i < 2100; ++i) {
+    std::string bits;
+    for (int b = 11; b >= 0; --b) bits += ((i >> b) & 1) != 0 ? '1' : '0';
+    text += "token " + bits + " pos 1 phiQ 1 phiK 1 v c e 0\n";
+  }
+  expect_error(text, 2049, "feature model too large");
 }

@@ -36,8 +36,8 @@ struct DominationReport {
 DominationReport check_domination_cube(const Model& model, int m, int n, std::size_t max_reported = 10,
                                        std::uint64_t limit = 1ULL << 27);
 
-// The triples whose S1, S2 and S3_k are all present in the family (query at
-// position 1, keys compared as multisets).
+// The steps the family supports (S1, S2 and S3_k all present with the query at
+// the same position, keys compared as multisets), at any query position.
 DominationReport check_domination_family(const Model& model, const Family& family,
                                          std::size_t max_reported = 10);
 

@@ -50,10 +50,14 @@ struct SearchOptions {
   // Also run Z3 when an exact argument already refutes the cell (a
   // cross-check: a verified model there would expose a bug).
   bool cross_check = true;
+  double cross_check_seconds = 60;  // wall-clock budget of that cross-check
+  double heuristic_share = 0.5;     // share of the budget the proposal search may use before Z3
   bool lemmas = true;              // seed E1 with the L2 inequalities (implied, so sound)
   bool symmetry = true;            // feature order and cube coordinate order (WLOG)
   bool certificate = true;         // try the bounds code (cube, n = 3)
+  bool exact_arguments = true;     // false: skip the order argument and the certificate (tests, benchmarks)
   int max_iterations = 400;        // counterexample-guided rounds
+  bool plain = false;              // the naive encoding: one E1 call on all row instances (benchmarks)
   std::string save_smt2_dir;       // write the deciding SMT2 queries here
   std::string smt2_prefix = "search";
   // Test hook: E1 gets a contradictory constraint, so its unsat must be caught
@@ -109,7 +113,8 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options);
 // query row is a linear problem in (u_q, P_q = alpha(q,.) F_q), solved by Z3's
 // linear real arithmetic. Rows that are infeasible are listed in
 // `failed_rows`; `cores` gets, for each, a subset of its instance ids that is
-// already infeasible with this V.
+// already infeasible with this V. With `query_features` (a proposal for U),
+// each row first tries that u_q with only the readout unknown (with a margin).
 struct Completion {
   bool complete = false;
   RankModel model;
@@ -119,6 +124,6 @@ struct Completion {
 };
 Completion complete_from_key_features(const RankTask& task, const RationalMatrix& key_features, int r,
                                       SearchClass search_class, const std::vector<std::size_t>* only_instances = nullptr,
-                                      unsigned timeout_ms = 60'000);
+                                      unsigned timeout_ms = 60'000, const RationalMatrix* query_features = nullptr);
 
 }  // namespace kernelrank

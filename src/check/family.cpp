@@ -59,7 +59,10 @@ Family read_family(std::istream& in, const std::string& file, bool dependent_pos
   family.n = static_cast<int>(n);
   family.header_line = line.number;
 
-  std::vector<Token> sequence(family.n, Token(words_for_width(m)));
+  // Grown one token at a time, only after the tokens before it had the declared width:
+  // allocating n tokens of width m up front let a one-line header (m=4096 n=1000000)
+  // take half a gigabyte.
+  std::vector<Token> sequence;
   while (reader.next(line)) {
     if (line.fields.size() != n + 1)
       reader.malformed(line.number, "expected a query position and " + std::to_string(n) +
@@ -68,9 +71,11 @@ Family read_family(std::istream& in, const std::string& file, bool dependent_pos
     const auto position =
         parse_integer(reader, line.number, line.fields[0], n, "the query position");
     if (position == 0) reader.malformed(line.number, "query positions count from 1");
-    for (std::size_t t = 0; t < n; ++t)
+    for (std::size_t t = 0; t < n; ++t) {
+      if (sequence.size() == t) sequence.emplace_back(words_for_width(m));
       if (!pack_token(line.fields[t + 1], m, sequence[t].data()))
         reader.malformed(line.number, token_problem(line.fields[t + 1], m));
+    }
     family.keys.insert(instance_key(static_cast<int>(position), sequence, dependent_positions));
     ++family.instance_count;
   }

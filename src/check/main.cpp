@@ -9,8 +9,12 @@
 
 int main(int argc, char** argv) {
   try {
-    if (argc < 2 || argc > 3) {
-      std::cerr << "kernelrank-check: error: usage: kernelrank-check CERT [FAMILY]\n";
+    const std::string first = argc >= 2 ? argv[1] : "";
+    if (argc < 2 || argc > 3 || first == "--help" || first == "-h") {
+      // No certificate was checked, so even --help ends NOT VERIFIED with a nonzero exit.
+      std::cerr << "kernelrank-check: error: usage: kernelrank-check CERT [FAMILY]\n"
+                   "  CERT    certificate (docs/certificate-format.md)\n"
+                   "  FAMILY  the family file a family certificate names by its SHA-256\n";
       std::cout << "s NOT VERIFIED\n";
       return 2;
     }

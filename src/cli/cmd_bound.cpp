@@ -48,7 +48,7 @@ CertificateTask certificate_task(const BoundArgs& args, int m) {
   return task;
 }
 
-BoundSearchOptions search_options(const BoundArgs& args, int m) {
+BoundSearchOptions search_options(const BoundArgs& args, int m, bool quiet) {
   BoundSearchOptions options;
   options.m = m;
   options.n = args.n;
@@ -56,7 +56,7 @@ BoundSearchOptions search_options(const BoundArgs& args, int m) {
   options.seed = args.seed;
   options.effort = args.effort;
   options.subset_search = !args.no_subset;
-  if (isatty(STDERR_FILENO) == 1 && !args.table)
+  if (isatty(STDERR_FILENO) == 1 && !args.table && !quiet)
     options.log = [](const std::string& message) { std::cerr << "  trying " << message << "\n"; };
   return options;
 }
@@ -96,7 +96,7 @@ nlohmann::json bound_json(const BoundSearchResult& result, int m, int n) {
 
 int run_single(const BoundArgs& args, const GlobalOptions& global) {
   const CertificateTask task = certificate_task(args, args.m);
-  const BoundSearchResult result = search_rank_bound(search_options(args, args.m));
+  const BoundSearchResult result = search_rank_bound(search_options(args, args.m, global.quiet));
   const RankBoundResult& b = result.bound;
   std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," + std::to_string(args.n) +
                       "), class " + args.model_class + (args.position_dependent ? ", position-dependent maps" : "") +
@@ -138,14 +138,17 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
   return exit_code;
 }
 
-int run_table(const BoundArgs& args, const GlobalOptions& global) {
+int run_table(const BoundArgs& args, const GlobalOptions& global, const CLI::App& command) {
+  for (const char* single : {"--m", "--r", "--cert"})
+    if (command.count(single) > 0)
+      throw UsageError(std::string(single) + " does not apply to --table (use --m-min/--m-max and --cert-dir)");
   if (args.m_min < 2 || args.m_max < args.m_min || args.m_max > 4096)
     throw UsageError("--m-min/--m-max must satisfy 2 <= m-min <= m-max <= 4096");
   nlohmann::json rows = nlohmann::json::array();
   std::string human = "  m  |  r >=  | rule      | rows  | construction\n";
   Progress progress("bound table", static_cast<std::uint64_t>(args.m_max - args.m_min + 1));
   for (int m = args.m_min; m <= args.m_max; ++m) {
-    const BoundSearchResult result = search_rank_bound(search_options(args, m));
+    const BoundSearchResult result = search_rank_bound(search_options(args, m, global.quiet));
     const RankBoundResult& b = result.bound;
     char line[256];
     std::snprintf(line, sizeof line, " %3d | %6s | %-9s | %5zu | %s\n", m, b.bound.str().c_str(),
@@ -188,8 +191,10 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
   cmd->add_option("--m-min", args->m_min, "First m of the table")->capture_default_str();
   cmd->add_option("--m-max", args->m_max, "Last m of the table")->capture_default_str();
   cmd->add_option("--cert-dir", args->cert_dir, "With --table: write one certificate per m here");
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return args->table ? run_table(*args, global) : run_single(*args, global); };
+  cmd->callback([args, cmd, &global, &action] {
+    action = [args, cmd, &global] {
+      return args->table ? run_table(*args, global, *cmd) : run_single(*args, global);
+    };
   });
 }
 

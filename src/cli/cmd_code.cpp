@@ -5,11 +5,13 @@
 // construction does not use are refused rather than silently ignored, so a
 // typo cannot produce a different code than the one asked for.
 #include "commands.hpp"
+#include "limits.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/code.hpp"
 #include "kernelrank/errors.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -76,6 +78,14 @@ Code build_code(const CodeOptions& o) {
                      std::to_string(chosen) + " given)");
   if (o.johnson) {
     check_parameters(o, "--johnson", {o.m_option, o.w_option}, {o.limit_option});
+    // The code is built in full before its statistics, so their cost is checked first.
+    if (o.m >= 1 && o.w >= 0 && o.w <= o.m) {
+      const double words = std::round(std::exp(std::lgamma(o.m + 1.0) - std::lgamma(o.w + 1.0) -
+                                               std::lgamma(o.m - o.w + 1.0)));
+      if (words <= double(given(o.limit_option) ? o.limit : 10'000'000))
+        require_pair_work(static_cast<std::uint64_t>(words), o.m, "code --johnson",
+                          "choose a smaller m or w, or --lexicode or --random");
+    }
     return given(o.limit_option) ? johnson_code(o.m, o.w, o.limit) : johnson_code(o.m, o.w);
   }
   if (o.lexicode) {
@@ -85,6 +95,8 @@ Code build_code(const CodeOptions& o) {
   if (o.random) {
     check_parameters(o, "--random", {o.m_option, o.w_option, o.d_option, o.seed_option},
                      {o.max_failures_option, o.max_words_option});
+    // Each draw is compared with every word kept so far, up to --max-words of them.
+    require_pair_work(o.max_words, o.m, "code --random", "lower --max-words");
     return random_greedy_code(o.m, o.w, o.d, o.seed, o.max_failures, o.max_words);
   }
   if (!o.golay.empty()) {
@@ -99,6 +111,7 @@ Code build_code(const CodeOptions& o) {
 
 int run_code(const GlobalOptions& global, const CodeOptions& o) {
   const Code code = build_code(o);
+  require_pair_work(code.words.size(), code.m, "code statistics", "use a smaller code");
   const CodeStatistics stats = code_statistics(code);
   if (!o.out.empty()) write_file_atomically(o.out, code_to_text(code));
 

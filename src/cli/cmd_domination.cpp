@@ -24,10 +24,12 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
   std::unique_ptr<Model> model;
   DominationReport report;
   std::string scope;
+  int n = args.n;
   if (!args.family.empty()) {
     const Family family = read_family(args.family);
     model = load_model(args.model, family.m, family.n);
     report = check_domination_family(*model, family, args.max_reported);
+    n = family.n;
     scope = "triples present in " + args.family;
   } else {
     model = load_model(args.model, args.m, args.n);
@@ -35,7 +37,7 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
     scope = "every triple of the cube {0,1}^" + std::to_string(model->width());
   }
   nlohmann::json violations = nlohmann::json::array();
-  std::string human = "gap domination (L2) on " + scope + ", n = " + std::to_string(args.n) + "\n";
+  std::string human = "gap domination (L2) on " + scope + ", n = " + std::to_string(n) + "\n";
   human += "model: " + model->description() + "\n";
   human += "inequalities tested: " + std::to_string(report.checked) + ", violated: " +
            std::to_string(report.violated) + "\n";

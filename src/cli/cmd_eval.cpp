@@ -1,5 +1,6 @@
 // `kernelrank eval`: exact evaluation of a model on a family, a token set or T(m,n).
 #include "commands.hpp"
+#include "limits.hpp"
 #include "model_options.hpp"
 #include "report_output.hpp"
 
@@ -24,6 +25,7 @@ struct EvalArgs {
   bool cross_check = false;
   std::size_t failures = 10;
   std::uint64_t max_instances = 1ULL << 34;
+  double max_profile_work = kDefaultMaxProfileWork;
 };
 
 bool same_result(const EvalReport& a, const EvalReport& b) {
@@ -67,13 +69,18 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
             static_cast<long double>(args.max_instances);
     if ((args.profiles || args.cross_check) && !profiles_possible)
       throw UsageError("--profiles needs a model that depends only on overlaps (a built-in)");
+    const bool use_profiles =
+        args.cross_check || args.profiles || (!args.brute_force && !brute_possible && profiles_possible);
+    if (use_profiles)
+      require_profile_work(m, args.n, args.max_profile_work,
+                           "; lower --m or --n, or raise --max-profile-work to wait for it");
     if (args.cross_check) {
       EvalReport brute = evaluate_cube(*model, m, args.n, options);
       report = evaluate_profiles(*form, m, args.n, options);
       cross_agrees = same_result(brute, report);
       if (!*cross_agrees)
         throw InternalError("brute force and overlap profiles disagree on " + task);
-    } else if (args.profiles || (!args.brute_force && !brute_possible && profiles_possible)) {
+    } else if (use_profiles) {
       report = evaluate_profiles(*form, m, args.n, options);
     } else {
       report = evaluate_cube(*model, m, args.n, options);
@@ -116,6 +123,9 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
                 "Run brute force and profiles and require exact agreement");
   cmd->add_option("--failures", args->failures, "Failing instances to list")->capture_default_str();
   cmd->add_option("--max-instances", args->max_instances, "Refuse brute force above this many instances")
+      ->capture_default_str();
+  cmd->add_option("--max-profile-work", args->max_profile_work,
+                  "Refuse overlap profiles above this many steps, C(m+n,n) * n")
       ->capture_default_str();
   cmd->callback([args, &global, &action] { action = [args, &global] { return run_eval(*args, global); }; });
 }

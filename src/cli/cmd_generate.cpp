@@ -1,6 +1,7 @@
 // `kernelrank generate`: seeded, disjoint train/test instance pools for
 // machine-learning experiments, with targets.
 #include "commands.hpp"
+#include "limits.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/code.hpp"
@@ -11,6 +12,8 @@
 
 namespace kernelrank::cli {
 namespace {
+
+constexpr std::size_t kMaxGenerated = 10'000'000;
 
 struct GenerateArgs {
   int m = 24;
@@ -46,6 +49,17 @@ int run_generate(const GenerateArgs& args, const GlobalOptions& global) {
     options.tokens = (args.golay == "octads" ? golay_octads() : golay_dodecads()).words;
     options.m = 24;
     source = "the Golay " + args.golay;
+  }
+  // Checked here one by one: their sum can wrap around in generate_instances.
+  for (const std::size_t count : {args.train, args.test})
+    if (count > kMaxGenerated)
+      throw ResourceError("--train and --test take at most " + std::to_string(kMaxGenerated) +
+                          " instances each, not " + std::to_string(count));
+  if (options.n >= 1 && options.m >= 1) {
+    require_family_file_size(args.train > args.test ? args.train : args.test, options.n, options.m,
+                             "generate");
+    // Every instance is kept twice while drawing (the list and the set of seen ones).
+    require_instance_memory(args.train + args.test, options.n, options.m, 2, "generate");
   }
   const GeneratedSets sets = generate_instances(options);
   std::vector<std::string> written;

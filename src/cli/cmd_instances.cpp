@@ -1,18 +1,21 @@
 // `kernelrank instances`: list or write the instances of T(m,n) or of all
 // sequences over a token set, with their Min-IP targets.
 #include "commands.hpp"
+#include "limits.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/code.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/instance.hpp"
 
+#include <limits>
 #include <memory>
 
 namespace kernelrank::cli {
 namespace {
 
 constexpr std::uint64_t kMaxWrittenInstances = 10'000'000;
+constexpr int kMaxListedLength = 1'000'000;  // the family format's longest sequence
 
 struct InstancesArgs {
   int m = 0;
@@ -24,29 +27,52 @@ struct InstancesArgs {
 };
 
 int run_instances(const InstancesArgs& args, const GlobalOptions& global) {
+  // The cube's tokens are made from their index when visited: listing 2^24 tokens up
+  // front took 700 MB before the count could be checked.
   std::vector<Token> universe;
+  std::uint64_t universe_size = 0;
+  int m = args.m;
   if (!args.tokens.empty()) {
     universe = read_code(args.tokens).words;
+    universe_size = universe.size();
+    m = universe.front().width();
   } else {
     if (args.m < 1 || args.m > 24) throw UsageError("--m must be in 1..24 to enumerate the cube");
-    for (std::uint64_t i = 0; i < (std::uint64_t{1} << args.m); ++i)
-      universe.push_back(Token::from_index(args.m, i));
+    universe_size = std::uint64_t{1} << args.m;
   }
   const QueryMode mode = parse_query_mode(args.mode);
-  const std::uint64_t total =
-      count_instances(universe.size(), args.n, mode, args.out.empty() ? ~0ULL : kMaxWrittenInstances);
+  if (args.n < 1) throw UsageError("--n must be at least 1");
+  if (args.n > kMaxListedLength)
+    throw ResourceError("--n " + std::to_string(args.n) + " is above " +
+                        std::to_string(kMaxListedLength) +
+                        ", the longest sequence a family file holds; lower --n");
+  // Exact total (it may exceed 64 bits when only the first --limit are listed).
+  Integer total = boost::multiprecision::pow(Integer(universe_size), static_cast<unsigned>(args.n));
+  if (mode == QueryMode::All) total *= args.n;
+  if (!args.out.empty()) {
+    if (total > kMaxWrittenInstances)
+      throw ResourceError("the task has " + total.str() + " instances; instances --out writes at most " +
+                          std::to_string(kMaxWrittenInstances) +
+                          " (lower --m or --n, or use --tokens with fewer tokens)");
+    require_family_file_size(static_cast<std::uint64_t>(total), args.n, m, "instances --out");
+    require_instance_memory(static_cast<std::uint64_t>(total), args.n, m, 1, "instances --out");
+  }
+  const auto token_at = [&](std::uint32_t i) {
+    return args.tokens.empty() ? Token::from_index(m, i) : universe[i];
+  };
   Family family;
-  family.m = universe.front().width();
+  family.m = m;
   family.n = args.n;
-  const std::uint64_t shown = args.out.empty() ? std::min(total, args.limit) : total;
+  const std::uint64_t shown =
+      args.out.empty() && total > args.limit ? args.limit : static_cast<std::uint64_t>(total);
   nlohmann::json listed = nlohmann::json::array();
   std::string human;
   std::uint64_t count = 0;
-  for_each_sequence(universe.size(), args.n, mode, [&](const std::vector<std::uint32_t>& seq, int query) {
+  for_each_sequence(universe_size, args.n, mode, [&](const std::vector<std::uint32_t>& seq, int query) {
     if (count >= shown) return false;
     Instance instance;
     instance.query = query;
-    for (std::uint32_t i : seq) instance.tokens.push_back(universe[i]);
+    for (std::uint32_t i : seq) instance.tokens.push_back(token_at(i));
     if (args.out.empty()) {
       const int target = min_ip_target(instance);
       human += to_string(instance) + "  target " + std::to_string(target) + "\n";
@@ -62,11 +88,15 @@ int run_instances(const InstancesArgs& args, const GlobalOptions& global) {
   if (!args.out.empty()) {
     write_file_atomically(args.out, family_to_text(family));
     human = "wrote " + std::to_string(count) + " instances to " + args.out + "\n";
-  } else if (count < total) {
-    human += "... " + std::to_string(total - count) + " more (" + std::to_string(total) +
+  } else if (total > count) {
+    human += "... " + Integer(total - count).str() + " more (" + total.str() +
              " in all; --limit or --out FILE for more)\n";
   }
-  emit(global, {{"total", total}, {"listed", listed}, {"written", args.out.empty() ? 0 : count}},
+  // JSON numbers hold 64 bits; a larger total is given as a decimal string.
+  const nlohmann::json total_json = total <= std::numeric_limits<std::uint64_t>::max()
+                                        ? nlohmann::json(static_cast<std::uint64_t>(total))
+                                        : nlohmann::json(total.str());
+  emit(global, {{"total", total_json}, {"listed", listed}, {"written", args.out.empty() ? 0 : count}},
        human);
   return kExitOk;
 }

@@ -35,7 +35,8 @@ std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomple
     for (const std::string& why : bound.why_not) text += "  " + why + "\n";
   }
   if (!bound.analysis.incomplete.empty()) {
-    text += "incomplete patterns (two of S1, S2, S3 present, the third missing): " +
+    text += "incomplete patterns (an S3-shaped instance without its S1 or S2, or S3 missing some "
+            "arrangements): " +
             std::to_string(bound.analysis.incomplete.size()) + "\n";
     for (std::size_t i = 0; i < std::min(max_incomplete, bound.analysis.incomplete.size()); ++i)
       text += "  " + pattern_text(bound.analysis.incomplete[i]) + "\n";

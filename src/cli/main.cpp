@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
   cli::add_counterexample_command(app, global, action);
   cli::add_generate_command(app, global, action);
   cli::add_bench_command(app, global, action);
+  cli::add_search_command(app, global, action);
+  cli::add_min_rank_command(app, global, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -12,10 +12,13 @@ void add_model_options(CLI::App* command, ModelSource& source) {
                                       "Built-in model: rank1-mean, softmax or product");
   file->excludes(builtin);
   command->add_option("--base", source.base, "Base B for softmax/product (exact number)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([&source](const std::string&) { source.base_given = true; });
 }
 
 std::unique_ptr<Model> load_model(const ModelSource& source, int m, int n) {
+  if (source.base_given && source.builtin != "softmax" && source.builtin != "product")
+    throw UsageError("--base applies only to --builtin softmax or product");
   if (!source.file.empty()) {
     auto model = read_model(source.file);
     if (m > 0 && model->width() != m)

@@ -14,6 +14,7 @@ struct ModelSource {
   std::string file;     // --model FILE (text or JSON)
   std::string builtin;  // --builtin rank1-mean|softmax|product
   std::string base = "3";
+  bool base_given = false;  // --base on the command line (only meaningful for softmax/product)
 };
 
 void add_model_options(CLI::App* command, ModelSource& source);

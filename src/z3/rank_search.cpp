@@ -134,7 +134,7 @@ class SolverSide {
     HeuristicOptions h = opt_.heuristic_options;
     h.r = opt_.r;
     // Leave at least half of the budget to Z3 when Z3 runs after it.
-    const double share = run_z3_ ? 0.5 : 0.95;
+    const double share = run_z3_ ? opt_.heuristic_share : 0.95;
     const double budget = opt_.timeout_seconds > 0 ? opt_.timeout_seconds * share : 1e9;
     h.should_stop = [this, budget] { return seconds_since(start_) > budget; };
     std::string accepted_detail;
@@ -148,7 +148,10 @@ class SolverSide {
             V[i][k] = rational_near(p.key_features[i][k], max_den);
             if (V[i][k] < 0) V[i][k] = 0;
           }
-        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class);
+        RationalMatrix U(p.query_features.size(), RationalVector(static_cast<std::size_t>(opt_.r)));
+        for (std::size_t i = 0; i < U.size(); ++i)
+          for (std::size_t k = 0; k < U[i].size(); ++k) U[i][k] = std::max(Rational(0), rational_near(p.query_features[i][k], max_den));
+        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class, nullptr, 60'000, &U);
         if (c.complete)
           return accept_model(c.model, "floating-point proposal (seed " + std::to_string(p.seed) +
                                            "), key features rounded to denominators <= " + std::to_string(max_den) +
@@ -198,6 +201,8 @@ class SolverSide {
 
   void run_cegar(Json& out) {
     if (opt_.lemmas) facts_ = domination_facts(task_);
+    if (opt_.plain)
+      for (std::size_t id = 0; id < task_.instances.size(); ++id) working_.insert(id);
     Z3Attempt primary;
     primary.encoding = "E1";
     const auto started = Clock::now();
@@ -325,6 +330,10 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
   if (options.r < 0) throw UsageError("--r must be >= 0");
   if (options.r > 64) throw UsageError("--r must be at most 64 for the rank search");
   if (task.instances.empty()) throw UsageError("the task has no instances");
+  // Models are |T| x |T| tables (the tabular file format allows 4096 tokens).
+  if (task.tokens.size() > 4096)
+    throw ResourceError("the task has " + std::to_string(task.tokens.size()) +
+                        " distinct tokens; the rank search builds |T| x |T| tables and handles at most 4096");
   SearchResult result;
   result.z3_version = z3_version();
   auto finish = [&]() -> SearchResult {
@@ -341,16 +350,22 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
   }
   // 1. Exact arguments.
   std::vector<std::string> certified;
-  if (options.r <= 2) {
+  if (options.exact_arguments && options.r <= 2) {
     result.order = order_argument(task, options.r, options.search_class);
     if (result.order->refuted) certified.push_back("order argument, " + result.order->summary);
   }
-  if (options.certificate && task.cube && task.n == 3 && task.m >= 2) {
+  if (options.exact_arguments && options.certificate && task.cube && task.n == 3 && task.m >= 2) {
     BoundSearchOptions bound_options;
     bound_options.m = task.m;
     bound_options.n = 3;
-    const BoundSearchResult bound = search_rank_bound(bound_options);
-    if (bound.bound.applicable && bound.bound.bound > Integer(options.r)) {
+    std::optional<BoundSearchResult> found;
+    try {
+      found = search_rank_bound(bound_options);
+    } catch (const UsageError&) {
+      // No construction gives a bound at this m (too few coordinates).
+    }
+    if (found && found->bound.applicable && found->bound.bound > Integer(options.r)) {
+      const BoundSearchResult& bound = *found;
       CertifiedBound c;
       c.bound = bound.bound.bound;
       c.construction = bound.best.construction;
@@ -362,15 +377,22 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
   }
   const bool exact_refutation = !certified.empty();
   // 2./3. Heuristic and Z3, in a child process.
-  const bool run_heuristic = options.heuristic && !exact_refutation;
+  // The proposal search keeps dense |T| x |T| double tables: small token sets only.
+  const bool run_heuristic = options.heuristic && !exact_refutation && task.tokens.size() <= 1024;
   const bool run_z3 = options.z3 && (!exact_refutation || options.cross_check);
   Json solver_json = Json::object();
   bool resource_limited = false;
   if (run_heuristic || run_z3) {
-    auto work = [&]() { return SolverSide(task, options, run_heuristic, run_z3).run().dump(); };
+    // A cross-check of an exactly refuted cell gets its own, smaller budget.
+    SearchOptions solver_options = options;
+    if (exact_refutation && options.timeout_seconds > 0)
+      solver_options.timeout_seconds = std::min(options.timeout_seconds, options.cross_check_seconds);
+    else if (exact_refutation)
+      solver_options.timeout_seconds = options.cross_check_seconds;
+    auto work = [&]() { return SolverSide(task, solver_options, run_heuristic, run_z3).run().dump(); };
     if (options.isolate) {
       ChildLimits limits;
-      limits.wall_seconds = options.timeout_seconds > 0 ? options.timeout_seconds + 30 : 0;
+      limits.wall_seconds = solver_options.timeout_seconds > 0 ? solver_options.timeout_seconds + 30 : 0;
       limits.address_space_mb = options.memory_mb;
       try {
         const ChildOutcome outcome = run_in_child(work, limits);

@@ -1,10 +1,14 @@
 // Whole certificates through the library entry point, with hand-computed expectations.
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "family.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
 
@@ -245,4 +249,26 @@ TEST_CASE("certificates: the file-path entry point reads real files") {
   CHECK(family.status == Status::verified);
   const auto absent = krcheck::check_certificate(dir + "no-such-file.cert", std::nullopt, out, err);
   CHECK(absent.status == Status::malformed);
+}
+
+// Found while fuzzing: the family reader allocated n tokens of width m from the header
+// alone, so a 37-byte file (m=4096 n=1000000) took 512 MB. The read runs in a child
+// process, which reports whether its peak memory grew by more than 64 MB.
+TEST_CASE("certificates: a family header alone allocates nothing large") {
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    std::istringstream in("kernelrank-family 1 m=4096 n=1000000\n");
+    const krcheck::Family family = krcheck::read_family(in, "big.family", false);
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    const bool small = after.ru_maxrss - before.ru_maxrss < 64 * 1024;  // kilobytes
+    _exit(family.n == 1000000 && family.instance_count == 0 ? (small ? 0 : 3) : 4);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }

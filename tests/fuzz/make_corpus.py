@@ -162,12 +162,20 @@ def certificate_family_seeds(t):
                       folder.split("/")[-1] + "_" + os.path.basename(path))
 
 
+def certificate_steps_seeds(t):
+    for folder in ["tests/certs/valid", "tests/certs/malformed", "tests/certs/invalid"]:
+        for path in files(folder, ".cert"):
+            if os.path.exists(os.path.join(ROOT, path[:-5] + ".family")):
+                t.add(read(path), folder.split("/")[-1] + "_" + os.path.basename(path))
+
+
 def main():
     builders = {"fuzz_rational": rational_seeds, "fuzz_token": token_seeds,
                 "fuzz_code": code_seeds, "fuzz_family": family_seeds,
                 "fuzz_model_text": model_text_seeds, "fuzz_model_json": model_json_seeds,
                 "fuzz_certificate": certificate_seeds,
-                "fuzz_certificate_family": certificate_family_seeds}
+                "fuzz_certificate_family": certificate_family_seeds,
+                "fuzz_certificate_steps": certificate_steps_seeds}
     for name, build in builders.items():
         t = Target(name)
         build(t)

@@ -1,0 +1,353 @@
+// `kernelrank search`: find or refute a rank-r NK / PF model of the cube task
+// T(m,n) or of a family (docs/search.md), and `kernelrank readout`: keep the
+// kernel of a tabular model and search a readout by exact linear arithmetic.
+#include "commands.hpp"
+#include "report_output.hpp"
+
+#include "kernelrank/atomic_write.hpp"
+#include "kernelrank/certificate.hpp"
+#include "kernelrank/errors.hpp"
+#include "kernelrank/model_io.hpp"
+#include "kernelrank/rank_search.hpp"
+#include "kernelrank/readout_feasibility.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace kernelrank::cli {
+namespace {
+
+struct SearchArgs {
+  int m = -1;
+  int n = 3;
+  int r = -1;
+  std::string model_class = "NK";
+  std::string family;
+  std::string mode = "first";
+  unsigned long long rlimit = 0;
+  double timeout = 60;
+  std::size_t memory_mb = 8192;
+  std::string out;
+  std::string format = "text";
+  std::string features;
+  std::string cert;
+  std::string save_smt2;
+  std::uint64_t seed = 1;
+  int restarts = 4;
+  int iterations = 20000;
+  int max_rounds = 400;
+  double cross_check_seconds = 60;
+  double heuristic_share = 0.5;
+  bool plain = false;
+  bool no_exact = false;
+  bool no_heuristic = false, no_z3 = false, no_lemmas = false, no_symmetry = false, no_isolate = false,
+       no_cross_check = false, no_certificate = false, verbose = false;
+};
+
+std::function<void(const std::string&)> make_logger(bool verbose, const GlobalOptions& global) {
+  if (global.quiet || (!verbose && isatty(STDERR_FILENO) != 1)) return {};
+  return [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+}
+
+}  // namespace
+
+// Shared with cmd_min_rank.cpp.
+SearchOptions search_options_from(int r, SearchClass search_class, unsigned long long rlimit, double timeout,
+                                  std::size_t memory_mb, std::uint64_t seed, int restarts, int iterations) {
+  if (timeout < 0) throw UsageError("--timeout must be >= 0 seconds (0: no limit)");
+  if (memory_mb != 0 && memory_mb < 256) throw UsageError("--memory must be at least 256 MiB (or 0: no limit)");
+  if (restarts < 0 || iterations < 0) throw UsageError("--restarts and --iterations must be >= 0");
+  SearchOptions options;
+  options.r = r;
+  options.search_class = search_class;
+  options.rlimit = rlimit;
+  options.timeout_seconds = timeout;
+  options.memory_mb = memory_mb;
+  options.heuristic_options.seed = seed;
+  options.heuristic_options.restarts = restarts;
+  options.heuristic_options.iterations = iterations;
+  return options;
+}
+
+namespace {
+
+nlohmann::json order_json(const OrderArgument& order, const RankTask& task) {
+  nlohmann::json core = nlohmann::json::array();
+  for (const PairSeparation& p : order.core) {
+    nlohmann::json qa = nlohmann::json::array(), qb = nlohmann::json::array();
+    for (std::uint32_t q : p.prefer_a) qa.push_back(task.tokens[q].to_string());
+    for (std::uint32_t q : p.prefer_b) qb.push_back(task.tokens[q].to_string());
+    core.push_back({{"a", task.tokens[p.a].to_string()}, {"b", task.tokens[p.b].to_string()},
+                    {"queries_preferring_a", qa}, {"queries_preferring_b", qb}});
+  }
+  return {{"applicable", order.applicable}, {"reason", order.reason}, {"refuted", order.refuted},
+          {"summary", order.summary}, {"search_nodes", order.nodes}, {"core", core}};
+}
+
+std::string order_text(const OrderArgument& order, const RankTask& task) {
+  std::string text = "  order argument: " + (order.applicable ? order.summary : "not applicable (" + order.reason + ")") + "\n";
+  if (!order.refuted) return text;
+  std::size_t shown = 0;
+  for (const PairSeparation& p : order.core) {
+    if (++shown > 12) {
+      text += "    ... (" + std::to_string(order.core.size() - 12) + " more pairs in --json)\n";
+      break;
+    }
+    auto list = [&](const std::vector<std::uint32_t>& qs) {
+      std::string s;
+      for (std::size_t i = 0; i < qs.size() && i < 6; ++i) s += (i ? " " : "") + task.tokens[qs[i]].to_string();
+      if (qs.size() > 6) s += " ...";
+      return s;
+    };
+    text += "    keys " + task.tokens[p.a].to_string() + " vs " + task.tokens[p.b].to_string() + ": queries {" +
+            list(p.prefer_a) + "} need alpha(q,a) > alpha(q,b), queries {" + list(p.prefer_b) + "} the reverse\n";
+  }
+  return text;
+}
+
+int run_search(const SearchArgs& args, const GlobalOptions& global) {
+  if (args.r < 0) throw UsageError("--r is required and must be >= 0");
+  if (args.format != "text" && args.format != "json") throw UsageError("--format must be text or json, not " + args.format);
+  const SearchClass search_class = parse_search_class(args.model_class);
+  RankTask task;
+  if (!args.family.empty()) {
+    if (args.m >= 0) throw UsageError("give either --m (cube task) or --family, not both");
+    task = family_rank_task(read_family(args.family), args.family);
+  } else {
+    if (args.m < 0) throw UsageError("--m (cube task T(m,n)) or --family FILE is required");
+    task = cube_rank_task(args.m, args.n);
+    task.mode = parse_query_mode(args.mode);
+  }
+  SearchOptions options = search_options_from(args.r, search_class, args.rlimit, args.timeout, args.memory_mb, args.seed,
+                                               args.restarts, args.iterations);
+  options.heuristic = !args.no_heuristic;
+  options.z3 = !args.no_z3;
+  options.lemmas = !args.no_lemmas;
+  options.symmetry = !args.no_symmetry;
+  options.isolate = !args.no_isolate;
+  options.cross_check = !args.no_cross_check;
+  if (args.heuristic_share < 0 || args.heuristic_share > 1) throw UsageError("--heuristic-share must be in 0..1");
+  options.cross_check_seconds = args.cross_check_seconds;
+  options.heuristic_share = args.heuristic_share;
+  options.certificate = !args.no_certificate;
+  options.max_iterations = args.max_rounds;
+  options.plain = args.plain;
+  options.exact_arguments = !args.no_exact;
+  options.save_smt2_dir = args.save_smt2;
+  options.smt2_prefix = "search-" + (task.cube ? "m" + std::to_string(task.m) : std::string("family")) + "-" +
+                        to_string(search_class) + "-r" + std::to_string(args.r);
+  options.log = make_logger(args.verbose, global);
+
+  const SearchResult result = search_rank(task, options);
+
+  nlohmann::json json = {{"task", task.description}, {"m", task.m}, {"n", task.n}, {"r", args.r},
+                         {"class", to_string(search_class)}, {"row_instances", task.instances.size()},
+                         {"verdict", to_string(result.verdict)}, {"label", result.label}, {"detail", result.detail},
+                         {"z3_version", result.z3_version}, {"seconds", result.seconds},
+                         {"solver_status", result.solver_status}, {"resource_limited", result.resource_limited}};
+  std::string human = "kernelrank search: " + task.description + ", r = " + std::to_string(args.r) + ", class " +
+                      to_string(search_class) + " (" + std::to_string(task.instances.size()) + " row instances)\n";
+  human += "result: " + result.label + "\n";
+  if (!result.detail.empty()) human += "  " + result.detail + "\n";
+  if (result.order) {
+    json["order_argument"] = order_json(*result.order, task);
+    human += order_text(*result.order, task);
+  }
+  if (result.certificate) {
+    json["certificate"] = {{"bound", result.certificate->bound.str()}, {"construction", result.certificate->construction},
+                           {"rows", result.certificate->rows.size()}};
+    human += "  rank-bound certificate: r >= " + result.certificate->bound.str() + " from " +
+             result.certificate->construction + "\n";
+  }
+  if (!args.cert.empty()) {
+    if (result.certificate) {
+      CertificateTask cert_task;
+      cert_task.m = task.m;
+      cert_task.n = task.n;
+      cert_task.mode = task.mode;
+      cert_task.positive_features = search_class == SearchClass::PF;
+      write_file_atomically(args.cert, cube_certificate(cert_task, result.certificate->construction,
+                                                        result.certificate->rows, result.certificate->result));
+      json["certificate"]["file"] = args.cert;
+      human += "  certificate written to " + args.cert + " (check it with: kernelrank-check " + args.cert + ")\n";
+    } else {
+      human += "  no certificate written: no rank-bound certificate refutes r = " + std::to_string(args.r) + "\n";
+    }
+  }
+  nlohmann::json attempts = nlohmann::json::array();
+  for (const Z3Attempt& a : result.z3) {
+    attempts.push_back({{"encoding", a.encoding}, {"answer", a.answer}, {"reason", a.reason}, {"iterations", a.iterations},
+                        {"working_instances", a.working_instances}, {"working_rows", a.working_rows},
+                        {"seconds", a.seconds}, {"smt2_files", a.smt2_files}});
+    char line[512];
+    std::snprintf(line, sizeof line, "  Z3 %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
+                  a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ", a.reason.c_str(), a.iterations,
+                  a.working_instances, a.working_rows, a.seconds);
+    human += line;
+    for (const std::string& f : a.smt2_files) human += "    query saved to " + f + "\n";
+  }
+  json["z3"] = attempts;
+  if (result.heuristic_ran) {
+    json["heuristic"] = {{"restarts", result.heuristic.restarts_run},
+                         {"best_max_error_double", result.heuristic.best_max_error},
+                         {"accepted", result.heuristic.accepted}};
+    char line[256];
+    std::snprintf(line, sizeof line, "  heuristic: %d restart(s), best max error %.4f in double precision%s\n",
+                  result.heuristic.restarts_run, result.heuristic.best_max_error,
+                  result.heuristic.accepted ? " (proposal completed exactly)" : "");
+    human += line;
+  }
+  if (result.model) {
+    const ModelCheck& check = *result.check;
+    json["model"] = {{"source", result.model_source}, {"evaluation", report_to_json(check.report)},
+                     {"kernel_rank", check.kernel_rank}, {"class_check", check.class_detail}};
+    human += "  exact re-verification: " + check.report.method + " over " + check.report.instances.str() +
+             " instances, " + check.report.failing.str() + " failing, max error " +
+             exact_with_decimal(*check.report.max_error) + "\n";
+    human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) + " (r = " + std::to_string(args.r) + ")\n";
+    human += "  class: " + check.class_detail + "\n";
+    if (!args.out.empty()) {
+      const TabularModel tabular = to_tabular_model(task, *result.model);
+      write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(tabular) : tabular_model_to_text(tabular));
+      json["model"]["file"] = args.out;
+      human += "  model written to " + args.out + " (tabular, " + args.format + ")\n";
+    }
+    if (!args.features.empty()) {
+      write_file_atomically(args.features, features_model_text(task, *result.model,
+                                                               "kernelrank search: " + task.description + ", r = " +
+                                                                   std::to_string(args.r) + ", class " + to_string(search_class)));
+      json["model"]["features_file"] = args.features;
+      human += "  feature form written to " + args.features + "\n";
+    }
+  } else if (!args.out.empty()) {
+    human += "  no model written (none found)\n";
+  }
+  char line[128];
+  std::snprintf(line, sizeof line, "Z3 %s; %.2f s\n", result.z3_version.c_str(), result.seconds);
+  human += line;
+  emit(global, json, human);
+  switch (result.verdict) {
+    case SearchVerdict::Found: return kExitOk;
+    case SearchVerdict::Refuted: return kExitNegative;
+    case SearchVerdict::Unknown: return result.resource_limited ? kExitResource : kExitUnknown;
+  }
+  return kExitInternal;
+}
+
+struct ReadoutArgs {
+  std::string model;
+  std::string family;
+  int n = -1;
+  std::string out;
+  std::string format = "text";
+  double timeout = 60;
+};
+
+int run_readout(const ReadoutArgs& args, const GlobalOptions& global) {
+  if (args.format != "text" && args.format != "json") throw UsageError("--format must be text or json, not " + args.format);
+  if (args.timeout <= 0) throw UsageError("--timeout must be > 0 seconds");
+  const std::unique_ptr<Model> model = read_model(args.model);
+  const auto* tabular = dynamic_cast<const TabularModel*>(model.get());
+  if (!tabular) throw UsageError(args.model + ": the readout search needs a tabular model (kind=tabular or the JSON form)");
+  if (tabular->position_dependent()) throw UsageError(args.model + ": position-dependent tables are not supported here");
+  Family family;
+  std::string what;
+  if (!args.family.empty()) {
+    if (args.n >= 0) throw UsageError("give either --family or --n, not both");
+    family = read_family(args.family);
+    what = "family " + args.family;
+  } else {
+    if (args.n < 1 || args.n > 4) throw UsageError("--family FILE or --n (1..4: all sequences over the model's tokens) is required");
+    const std::vector<Token>& tokens = tabular->tokens();
+    count_instances(tokens.size(), args.n, QueryMode::First, 1ULL << 22);
+    family.m = tabular->width();
+    family.n = args.n;
+    for_each_sequence(tokens.size(), args.n, QueryMode::First, [&](const std::vector<std::uint32_t>& idx, int query) {
+      Instance inst;
+      inst.query = query;
+      for (std::uint32_t i : idx) inst.tokens.push_back(tokens[i]);
+      family.instances.push_back(std::move(inst));
+      return true;
+    });
+    what = "all " + std::to_string(family.instances.size()) + " length-" + std::to_string(args.n) +
+           " sequences over the model's tokens (query first)";
+  }
+  if (family.m != tabular->width()) throw UsageError("the family has m = " + std::to_string(family.m) +
+                                                     " but the model has m = " + std::to_string(tabular->width()));
+  const ReadoutFeasibility result = find_readout(tabular->width(), tabular->tokens(), tabular->kernel_table(), family,
+                                                 static_cast<unsigned>(args.timeout * 1000));
+  nlohmann::json json = {{"model", args.model}, {"task", what}, {"status", to_string(result.status)},
+                         {"detail", result.detail}, {"z3_version", z3_version()}};
+  std::string human = "readout search for the kernel of " + args.model + " on " + what + ":\n  " +
+                      to_string(result.status) + ": " + result.detail + "\n";
+  if (result.model && !args.out.empty()) {
+    write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(*result.model)
+                                                          : tabular_model_to_text(*result.model));
+    json["file"] = args.out;
+    human += "  model (kernel kept, readout found) written to " + args.out + "\n";
+  }
+  emit(global, json, human);
+  switch (result.status) {
+    case FeasibilityStatus::Feasible: return kExitOk;
+    case FeasibilityStatus::Infeasible: return kExitNegative;
+    case FeasibilityStatus::Unknown: return kExitUnknown;
+  }
+  return kExitInternal;
+}
+
+}  // namespace
+
+void add_search_command(CLI::App& app, const GlobalOptions& global, Action& action) {
+  auto args = std::make_shared<SearchArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "search", "Find (exactly verified) or refute a rank-r NK/PF model of T(m,n) or a family (docs/search.md)");
+  cmd->add_option("--m", args->m, "Token width of the cube task T(m,n)");
+  cmd->add_option("--n", args->n, "Sequence length of the cube task")->capture_default_str();
+  cmd->add_option("--r", args->r, "Number of features")->required();
+  cmd->add_option("--class", args->model_class, "Model class: NK or PF")->capture_default_str();
+  cmd->add_option("--family", args->family, "Search a model of this family instead of the cube");
+  cmd->add_option("--mode", args->mode, "Query mode of the cube task (the deduplicated task is the same)")->capture_default_str();
+  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (deterministic; 0: none)")->capture_default_str();
+  cmd->add_option("--timeout", args->timeout, "Wall-clock budget in seconds (0: none)")->capture_default_str();
+  cmd->add_option("--memory", args->memory_mb, "Address-space limit of the search process in MiB (0: none)")->capture_default_str();
+  cmd->add_option("--out", args->out, "Write the model found (tabular form)");
+  cmd->add_option("--format", args->format, "Model file format: text or json")->capture_default_str();
+  cmd->add_option("--features", args->features, "Also write the model in feature form (kind=features)");
+  cmd->add_option("--cert", args->cert, "Write the rank-bound certificate when one refutes r");
+  cmd->add_option("--save-smt2", args->save_smt2, "Save the deciding Z3 queries (SMT2) in this directory");
+  cmd->add_option("--seed", args->seed, "First seed of the floating-point proposal search")->capture_default_str();
+  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search")->capture_default_str();
+  cmd->add_option("--iterations", args->iterations, "Iterations per restart")->capture_default_str();
+  cmd->add_option("--max-rounds", args->max_rounds, "Counterexample-guided Z3 rounds")->capture_default_str();
+  cmd->add_flag("--plain", args->plain, "Naive encoding: one E1 call on all row instances (for comparison)");
+  cmd->add_flag("--no-exact", args->no_exact, "Skip the exact arguments (order argument, certificate): Z3 alone");
+  cmd->add_flag("--no-heuristic", args->no_heuristic, "Skip the floating-point proposal search");
+  cmd->add_flag("--no-z3", args->no_z3, "Skip Z3");
+  cmd->add_flag("--no-lemmas", args->no_lemmas, "Do not seed E1 with the L2 inequalities");
+  cmd->add_flag("--no-symmetry", args->no_symmetry, "No symmetry breaking");
+  cmd->add_flag("--no-isolate", args->no_isolate, "Run in this process (no memory cap, no hard wall-clock stop)");
+  cmd->add_option("--cross-check-seconds", args->cross_check_seconds,
+                  "Budget of the Z3 cross-check of an exactly refuted cell")->capture_default_str();
+  cmd->add_option("--heuristic-share", args->heuristic_share,
+                  "Share of the budget for the proposal search before Z3 (0..1)")->capture_default_str();
+  cmd->add_flag("--no-cross-check", args->no_cross_check, "Skip Z3 when an exact argument already refutes r");
+  cmd->add_flag("--no-certificate", args->no_certificate, "Do not try the rank-bound certificate");
+  cmd->add_flag("--verbose", args->verbose, "Progress lines on stderr even when it is not a terminal");
+  cmd->callback([args, &global, &action] { action = [args, &global] { return run_search(*args, global); }; });
+
+  auto readout = std::make_shared<ReadoutArgs>();
+  CLI::App* rcmd = app.add_subcommand(
+      "readout", "Keep the kernel of a tabular model and search a readout that solves a family (exact, linear)");
+  rcmd->add_option("--model", readout->model, "Tabular model file (text or JSON)")->required();
+  rcmd->add_option("--family", readout->family, "Family file");
+  rcmd->add_option("--n", readout->n, "Instead of a family: all length-n sequences over the model's tokens");
+  rcmd->add_option("--out", readout->out, "Write the model with the readout found");
+  rcmd->add_option("--format", readout->format, "Model file format: text or json")->capture_default_str();
+  rcmd->add_option("--timeout", readout->timeout, "Z3 timeout in seconds")->capture_default_str();
+  rcmd->callback([readout, &global, &action] { action = [readout, &global] { return run_readout(*readout, global); }; });
+}
+
+}  // namespace kernelrank::cli
