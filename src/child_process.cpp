@@ -39,7 +39,7 @@ void write_all(int fd, const std::string& text) {
 }
 
 [[noreturn]] void child_main(int fd, const std::function<std::string()>& work, const ChildLimits& limits) {
-  if (limits.address_space_mb > 0) {
+  if (limits.address_space_mb > 0 && address_space_limit_supported()) {
     rlimit limit{};
     limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(limits.address_space_mb) * 1024 * 1024;
     ::setrlimit(RLIMIT_AS, &limit);
@@ -83,6 +83,14 @@ std::string signal_name(int sig) {
 }
 
 }  // namespace
+
+bool address_space_limit_supported() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;  // AddressSanitizer reserves terabytes of shadow address space
+#else
+  return true;
+#endif
+}
 
 ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits) {
   int fds[2];
@@ -161,7 +169,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
   } else {
     outcome.detail = "the search process exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
   }
-  if (limits.address_space_mb > 0)
+  if (limits.address_space_mb > 0 && address_space_limit_supported())
     outcome.detail += " under an address-space limit of " + std::to_string(limits.address_space_mb) +
                       " MiB (Z3 aborts this way when it runs out of memory)";
   return outcome;

@@ -21,6 +21,8 @@ namespace kernelrank {
 namespace {
 
 constexpr long double kMaxProfiles = 4e10L;
+// Profiles times 64-bit limbs per row integer: about 2e11 is a few minutes' work.
+constexpr long double kMaxProfileWork = 2e11L;
 
 // RAII wrapper for raw mpz_t temporaries in the inner loop.
 struct Mpz {
@@ -72,9 +74,12 @@ void scan_profiles(const OverlapForm& form, int max_weight, int n,
                    std::optional<Rational>& overall_max, int& max_w, std::vector<int>& max_overlaps) {
   if (n < 1) throw UsageError("length n must be at least 1");
   if (max_weight < 0) throw UsageError("m must be at least 0");
-  if (profile_count_estimate(max_weight, n) > kMaxProfiles)
-    throw ResourceError("more than 4e10 overlap profiles for m=" + std::to_string(max_weight) +
-                        ", n=" + std::to_string(n) + "; lower m or n");
+  const long double profiles = profile_count_estimate(max_weight, n);
+  if (profiles > kMaxProfiles || profiles * (max_weight / 64 + 1) > kMaxProfileWork)
+    throw ResourceError("about " + std::to_string(static_cast<long long>(std::min(profiles, kMaxProfiles))) +
+                        " overlap profiles of " + std::to_string(max_weight / 64 + 1) +
+                        "-limb integers for m=" + std::to_string(max_weight) + ", n=" + std::to_string(n) +
+                        " would take hours; lower m or n (m = 2000 at n = 3 takes minutes)");
   per_weight_max.assign(static_cast<std::size_t>(max_weight) + 1, std::nullopt);
   const int k = n - 1;
   Progress progress("profiles", static_cast<std::uint64_t>(max_weight) + 1);

@@ -32,6 +32,10 @@ struct ChildOutcome {
   double seconds = 0;
 };
 
+// False in AddressSanitizer builds, whose shadow memory needs far more address
+// space than any sensible cap: there the cap is not applied.
+bool address_space_limit_supported();
+
 // Runs `work` in a forked child (stdio is flushed first; the child never returns
 // from this function). Throws the work's exception kinds in the parent.
 ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits);

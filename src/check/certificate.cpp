@@ -319,6 +319,7 @@ class Parser {
         malformed("expected the sum as an integer or a fraction p/q, found " + quoted(text));
       const BigInt num(std::string{num_text});
       const BigInt den(std::string{den_text});
+      if (den == 0) malformed("zero denominator in the sum " + quoted(text));
       if (den < 2 || gcd(num, den) != 1)
         malformed("the fraction " + quoted(text) +
                   " is not in lowest terms (integers are written without '/')");

@@ -21,6 +21,22 @@ std::istream& opened(const NamedInput& input) {
   return *input.stream;
 }
 
+// Messages quote the rejected text; control characters (an escape sequence in a file)
+// are shown as \xNN rather than sent to the terminal.
+std::string printable(const std::string& text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      const char* const hex = "0123456789abcdef";
+      shown += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
 void print_summary(const Certificate& cert, std::ostream& out) {
   out << "c certificate: " << cert.file << "\n";
   out << "c " << cert.task_statement << "\n";
@@ -85,7 +101,7 @@ CheckResult check_certificate(const NamedInput& cert_input, const std::optional<
     result.bound = bound.str();
     result.status = Status::verified;
   } catch (const CheckError& error) {
-    err << error.file << ":" << error.line << ": error: " << error.what() << "\n";
+    err << error.file << ":" << error.line << ": error: " << printable(error.what()) << "\n";
     result.status = error.status;
   } catch (const std::bad_alloc&) {
     err << cert_input.name << ":0: error: out of memory\n";

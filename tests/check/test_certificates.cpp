@@ -165,7 +165,10 @@ TEST_CASE("certificates: dominance rule") {
   // Non-canonical fractions are malformed.
   CHECK(run_text(three_rows("4", "dominance", "1/1", "3")).status() == Status::malformed);
   CHECK(run_text(three_rows("4", "dominance", "2/2", "3")).status() == Status::malformed);
-  CHECK(run_text(three_rows("4", "dominance", "1/0", "3")).status() == Status::malformed);
+  const auto zero_denominator = run_text(three_rows("4", "dominance", "1/0", "3"));
+  CHECK(zero_denominator.status() == Status::malformed);
+  // It used to say "not in lowest terms".
+  CHECK(zero_denominator.err.find("zero denominator in the sum '1/0'") != std::string::npos);
 }
 
 TEST_CASE("certificates: a hand-made family certificate") {
@@ -271,4 +274,15 @@ TEST_CASE("certificates: a family header alone allocates nothing large") {
   REQUIRE(waitpid(child, &status, 0) == child);
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+// Found while building the bad-input corpus: messages quoted rejected text verbatim, so
+// a control character in a file (here an escape sequence) reached the terminal.
+TEST_CASE("certificates: control characters in messages are shown escaped") {
+  std::string cert = kSpecExample;
+  cert.replace(cert.find("row 00001111"), 12, "row 0000\x1b[2J1111");
+  const auto run = run_text(cert);
+  CHECK(run.status() == Status::malformed);
+  CHECK(run.err.find('\x1b') == std::string::npos);
+  CHECK(run.err.find("\\x1b[2J") != std::string::npos);
 }

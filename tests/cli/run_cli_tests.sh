@@ -131,5 +131,12 @@ run 0 "generate train/test" -- "$kr" generate --m 8 --n 3 --train 50 --test 30 -
 run 0 "generated family evaluates" -- "$kr" eval --builtin softmax --base 3 --family "$work/g-test.family"
 contains "30 test instances" "$out" "instances:   30"
 
+# --- search (Z3, re-verified exactly) ---------------------------------------------------------
+run 0 "search finds a rank-1 model at m=3" -- "$kr" search --m 3 --r 1 --out "$work/s3.json" --format json
+run 0 "the found model solves T(3,3) under eval" -- "$kr" eval --model "$work/s3.json" --n 3
+run 1 "search refutes r=1 at m=4" -- "$kr" search --m 4 --r 1
+contains "refutation is labelled" "$out" "refuted"
+run 2 "search: bad class" -- "$kr" search --m 3 --r 1 --class XY
+
 echo "$count checks, $failures failures"
 [ "$failures" -eq 0 ]

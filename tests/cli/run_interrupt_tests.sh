@@ -10,13 +10,14 @@
 # checks hold either way.
 # Usage: run_interrupt_tests.sh KERNELRANK SOURCE_DIR
 set -u
-# Job control: without it, background commands of a script ignore SIGINT.
-set -m
 shopt -s nullglob
 kr=$1
 work=$(mktemp -d)
 pids=()
 cleanup() {
+  # A background subshell signalled before its exec runs this trap too: only the main
+  # shell may clean up.
+  [ "$BASHPID" = "$$" ] || return
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
   rm -rf "$work"
 }
@@ -26,6 +27,16 @@ checks=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 check() { checks=$((checks + 1)); }
+
+# Starts a command in the background; its pid is $pid. Job control is on for the start
+# only: without it, background commands of a script ignore SIGINT.
+launch() {
+  set -m
+  "$@" >/dev/null 2>&1 &
+  pid=$!
+  set +m
+  pids+=("$pid")
+}
 
 # Polls until the function CONDITION succeeds or the process has exited (returns 1 then).
 # Builtins only, so that short windows (a temporary file being written) are seen; PAUSE
@@ -98,9 +109,7 @@ for spec in "0 INT" "1 TERM" "3 INT" "5 TERM"; do
   point=$((point + 1))
   dir=$work/table-$point
   mkdir -p "$dir"
-  "${table[@]}" --cert-dir "$dir" >/dev/null 2>&1 &
-  pid=$!
-  pids+=("$pid")
+  launch "${table[@]}" --cert-dir "$dir"
   wait_until "$pid" 0.01 at_least_certificates "$dir" "$certs"
   stop "$pid" "$signal"
   check_outputs "bound --table, SIG$signal after $certs certificates" "$dir" "$work/table-ref"
@@ -119,13 +128,13 @@ mkdir -p "$work/family-ref"
 for signal in TERM INT; do
   dir=$work/family-$signal
   mkdir -p "$dir"
-  "${instances[@]}" --out "$dir/all.family" >/dev/null 2>&1 &
-  pid=$!
-  pids+=("$pid")
+  launch "${instances[@]}" --out "$dir/all.family"
   if wait_until "$pid" "" has_temporary "$dir"; then
     stop "$pid" "$signal"
+    [ -e "$dir/all.family" ] && echo "note: instances --out finished its write before SIG$signal"
   else
     wait "$pid"
+    echo "note: the temporary file of instances --out was not seen; no SIG$signal sent"
   fi
   check_outputs "instances --out, SIG$signal during the write" "$dir" "$work/family-ref"
   "${instances[@]}" --out "$dir/all.family" >/dev/null || fail "instances --out rerun failed"
@@ -142,9 +151,7 @@ for spec in "start INT" "family TERM"; do
   event=$1 signal=$2
   dir=$work/witness-$event
   mkdir -p "$dir"
-  "${witness[@]}" --out "$dir/w.family" --cert "$dir/w.cert" >/dev/null 2>&1 &
-  pid=$!
-  pids+=("$pid")
+  launch "${witness[@]}" --out "$dir/w.family" --cert "$dir/w.cert"
   if [ "$event" = family ]; then
     wait_until "$pid" "" has_any_file "$dir"
   fi
