@@ -12,6 +12,7 @@
 #include "cube_rule.hpp"
 #include "family.hpp"
 #include "family_chains.hpp"
+#include "reader.hpp"
 
 namespace krcheck {
 namespace {
@@ -19,22 +20,6 @@ namespace {
 std::istream& opened(const NamedInput& input) {
   if (input.stream == nullptr) fail_malformed(input.name, 0, "cannot open the file");
   return *input.stream;
-}
-
-// Messages quote the rejected text; control characters (an escape sequence in a file)
-// are shown as \xNN rather than sent to the terminal.
-std::string printable(const std::string& text) {
-  std::string shown;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      const char* const hex = "0123456789abcdef";
-      shown += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
-    } else {
-      shown += c;
-    }
-  }
-  return shown;
 }
 
 void print_summary(const Certificate& cert, std::ostream& out) {

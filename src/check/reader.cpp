@@ -161,4 +161,18 @@ void expect_field_count(const LineReader& reader, const Line& line, std::size_t 
                                       "': expected '" + shape + "'");
 }
 
+std::string printable(std::string_view text) {
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      const char* const hex = "0123456789abcdef";
+      shown += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
 }  // namespace krcheck

@@ -59,6 +59,10 @@ class LineReader {
 // Position (0-based byte index) of the first invalid UTF-8 sequence, if any.
 std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 
+// `text` with control characters shown as \xNN: messages quote rejected input, and an
+// escape sequence in a file must not reach the terminal. Also used by the kernelrank CLI.
+std::string printable(std::string_view text);
+
 // A decimal integer without sign or leading zeros, at most `max`.
 std::uint64_t parse_integer(const LineReader& reader, long line, std::string_view text,
                             std::uint64_t max, const std::string& what);

@@ -4,6 +4,7 @@
 #include "kernelrank/errors.hpp"
 #include "kernelrank/model.hpp"
 #include "kernelrank/progress.hpp"
+#include "reader.hpp"  // krcheck::printable, shared with the checker
 
 #include <iostream>
 #include <new>
@@ -17,22 +18,6 @@ void emit(const GlobalOptions& global, const nlohmann::json& json, const std::st
     std::cout << human;
   }
   std::cout.flush();
-}
-
-// Error messages quote the input they reject; a control character in a file (an escape
-// sequence, say) is shown as \xNN instead of being sent to the terminal.
-std::string printable(const std::string& text) {
-  std::string shown;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      const char* const hex = "0123456789abcdef";
-      shown += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
-    } else {
-      shown += c;
-    }
-  }
-  return shown;
 }
 
 }  // namespace kernelrank::cli
@@ -75,28 +60,28 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : kExitMalformed;
   } catch (const InputError& e) {
-    std::cerr << cli::printable(e.what()) << "\n";
+    std::cerr << krcheck::printable(e.what()) << "\n";
     return kExitMalformed;
   } catch (const UsageError& e) {
-    std::cerr << "kernelrank: error: " << cli::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
     return kExitMalformed;
   } catch (const ResourceError& e) {
-    std::cerr << "kernelrank: resource limit: " << cli::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: resource limit: " << krcheck::printable(e.what()) << "\n";
     return kExitResource;
   } catch (const OutputError& e) {
-    std::cerr << "kernelrank: error: " << cli::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
     return kExitMalformed;
   } catch (const ModelDomainError& e) {
-    std::cerr << "kernelrank: error: " << cli::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
     return kExitMalformed;
   } catch (const InternalError& e) {
-    std::cerr << "kernelrank: INTERNAL ERROR (please report): " << cli::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: INTERNAL ERROR (please report): " << krcheck::printable(e.what()) << "\n";
     return kExitInternal;
   } catch (const std::bad_alloc&) {
     std::cerr << "kernelrank: resource limit: out of memory\n";
     return kExitResource;
   } catch (const std::exception& e) {
-    std::cerr << "kernelrank: error: " << cli::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
     return kExitInternal;
   }
 }
