@@ -68,8 +68,12 @@ std::string report_to_text(const EvalReport& report) {
     text += "first failing instances:\n";
     for (const InstanceOutcome& o : report.failures) text += "  " + outcome_to_text(o) + "\n";
   }
-  text += report.solves() ? "verdict:     SOLVES (every error < 1/2)\n"
-                          : "verdict:     FAILS\n";
+  if (!report.solves())
+    text += "verdict:     FAILS\n";
+  else if (report.instances == 0)
+    text += "verdict:     SOLVES (vacuously: there are no instances)\n";
+  else
+    text += "verdict:     SOLVES (every error < 1/2)\n";
   return text;
 }
 

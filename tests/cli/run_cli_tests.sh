@@ -47,6 +47,9 @@ echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["rep
   || fail "eval --json output is not the expected JSON"
 run 1 "family evaluation" -- "$kr" eval --builtin rank1-mean --family "$data/families/small.family"
 contains "family method" "$out" "family"
+printf 'kernelrank-family 1 m=4 n=3\n# no instances\n' >"$work/empty.family"
+run 0 "an empty family is solved vacuously" -- "$kr" eval --builtin softmax --base 3 --family "$work/empty.family"
+contains "empty family verdict says vacuously" "$out" "SOLVES (vacuously: there are no instances)"
 
 # --- eval: malformed inputs name file and line ---------------------------------------
 run 2 "malformed model" -- "$kr" eval --model "$data/models/malformed_row.model" --n 3
