@@ -11,6 +11,7 @@
 
 #include "kernelrank/builtin_models.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/model_safetensors.hpp"
 #include "kernelrank/text_input.hpp"
 
 #include <nlohmann/json.hpp>
@@ -693,6 +694,8 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
 }
 
 std::unique_ptr<Model> parse_any(std::string name, std::string contents) {
+  if (looks_like_safetensors(name, contents))  // binary heads: docs/model-format.md §11
+    return parametric_model_from_safetensors(parse_safetensors(name, contents));
   const std::size_t first = contents.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && contents[first] == '{') return parse_json(name, contents);
   return parse_text(std::move(name), std::move(contents));
@@ -709,6 +712,7 @@ void append_row(std::string& out, const RationalVector& row) {
 }  // namespace
 
 std::unique_ptr<Model> read_model(const std::string& path) {
+  if (file_looks_like_safetensors(path)) return read_safetensors_head(path);
   return parse_any(path, read_file_checked(path));
 }
 

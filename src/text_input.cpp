@@ -13,6 +13,16 @@ InputError::InputError(std::string file, std::size_t line, const std::string& me
       line_(line),
       message_(message) {}
 
+InputError::InputError(WholeFileTag, std::string file, const std::string& message)
+    : std::runtime_error(file + ": error: " + message),
+      file_(std::move(file)),
+      line_(0),
+      message_(message) {}
+
+InputError InputError::whole_file(std::string file, const std::string& message) {
+  return InputError(WholeFileTag{}, std::move(file), message);
+}
+
 namespace {
 
 // Returns the offset of the first byte that is not valid UTF-8, or npos.

@@ -23,11 +23,17 @@ enum ExitCode : int {
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, std::size_t line, const std::string& message);
+  // For binary files (safetensors), which have no lines: rendered as
+  // "file: error: message", with line() == 0.
+  static InputError whole_file(std::string file, const std::string& message);
   const std::string& file() const { return file_; }
   std::size_t line() const { return line_; }
   const std::string& message() const { return message_; }
 
  private:
+  struct WholeFileTag {};
+  InputError(WholeFileTag, std::string file, const std::string& message);
+
   std::string file_;
   std::size_t line_;
   std::string message_;

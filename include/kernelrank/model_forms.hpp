@@ -126,6 +126,11 @@ class ParametricModel : public Model {
   Rational readout(const Token& q, const Token& z, int qpos, int kpos) const override;
   Classification classify() const override;
 
+  Activation activation() const { return activation_; }
+  // One set of maps, or one per position 1..n (index 0 = position 1).
+  const std::vector<ParametricMaps>& maps_by_position() const { return maps_; }
+  int value_width() const { return d_; }
+
  private:
   enum MapKind : int { kQuery, kKey, kValue, kReadoutC, kReadoutE, kMapKinds };
 

@@ -35,6 +35,8 @@ void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& ac
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_search_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_train_command(CLI::App& app, const GlobalOptions& global, Action& action);
 
 // Prints `json` (when --json) or `human` to stdout.
 void emit(const GlobalOptions& global, const nlohmann::json& json, const std::string& human);

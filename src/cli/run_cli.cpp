@@ -1,0 +1,73 @@
+// The process around every subcommand: global options, parsing, and the one place that maps
+// exceptions to exit codes (errors.hpp). Shared by `kernelrank` and `kernelrank-train`.
+#include "run_cli.hpp"
+
+#include "kernelrank/errors.hpp"
+#include "kernelrank/model.hpp"
+#include "kernelrank/progress.hpp"
+#include "reader.hpp"  // krcheck::printable, shared with the checker
+
+#include <iostream>
+#include <new>
+
+namespace kernelrank::cli {
+
+void emit(const GlobalOptions& global, const nlohmann::json& json, const std::string& human) {
+  if (global.json) {
+    std::cout << json.dump(2) << "\n";
+  } else {
+    std::cout << human;
+  }
+  std::cout.flush();
+}
+
+int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
+  CLI::App app{
+      "kernelrank: exact verification of feature-rank questions for nonnegative kernel "
+      "attention on the Min-IP task.\nExit codes: 0 verified/solves/found, 1 refuted/fails, "
+      "2 malformed input or bad parameter, 3 resource limit, 4 internal error, 5 unknown."};
+  app.require_subcommand(1);
+  app.fallthrough();  // --json and --quiet may also follow the subcommand
+  GlobalOptions global;
+  app.add_flag("--json", global.json, "Machine-readable output on stdout");
+  app.add_flag("--quiet", global.quiet, "No progress output on stderr");
+  Action action;
+  add_commands(app, global, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    // CLI11 reports --help as success; every real parse error is a bad parameter.
+    return code == 0 ? 0 : kExitMalformed;
+  }
+  if (global.quiet) Progress::set_enabled(false);
+  try {
+    return action ? action() : kExitMalformed;
+  } catch (const InputError& e) {
+    std::cerr << krcheck::printable(e.what()) << "\n";
+    return kExitMalformed;
+  } catch (const UsageError& e) {
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
+    return kExitMalformed;
+  } catch (const ResourceError& e) {
+    std::cerr << "kernelrank: resource limit: " << krcheck::printable(e.what()) << "\n";
+    return kExitResource;
+  } catch (const OutputError& e) {
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
+    return kExitMalformed;
+  } catch (const ModelDomainError& e) {
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
+    return kExitMalformed;
+  } catch (const InternalError& e) {
+    std::cerr << "kernelrank: INTERNAL ERROR (please report): " << krcheck::printable(e.what()) << "\n";
+    return kExitInternal;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "kernelrank: resource limit: out of memory\n";
+    return kExitResource;
+  } catch (const std::exception& e) {
+    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace kernelrank::cli

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# `kernelrank train` through the real binary: output files, the exact verdicts in report.json,
+# determinism across thread counts, the softmax baseline labelled float-only, and bad
+# parameters refused with exit 2. Short runs only (a few hundred epochs on small families).
+# Usage: run_train_tests.sh KERNELRANK_BINARY SOURCE_DIR
+set -u
+kr="$1"
+src="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+count=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+run() {  # run EXPECTED NAME -- command...
+  local expected="$1" name="$2"; shift 3
+  count=$((count + 1))
+  "$@" >"$work/out" 2>"$work/err"
+  local code=$?
+  out="$(cat "$work/out")"; err="$(cat "$work/err")"
+  if [ "$code" -ne "$expected" ]; then
+    fail "$name: exit $code, expected $expected"; echo "  stdout: ${out:0:400}"; echo "  stderr: ${err:0:400}"
+    return 1
+  fi
+}
+contains() {
+  count=$((count + 1))
+  case "$2" in *"$3"*) ;; *) fail "$1: missing '$3' in: ${2:0:400}";; esac
+}
+py() { /usr/bin/python3 "$@"; }
+
+family="$src/instances/witness-m24.family"
+
+# --- a grid on the shipped witness family (certified r >= 14) -----------------------
+run 0 "train a small grid" -- "$kr" --quiet train --family "$family" --feature relu,square \
+  --r 2,4 --seed 1,2 --epochs 30 --out "$work/grid" --threads 2
+for name in relu-r2-s1 relu-r2-s2 relu-r4-s1 square-r4-s2; do
+  [ -s "$work/grid/$name.model" ] || fail "missing $name.model"
+  [ -s "$work/grid/$name.safetensors" ] || fail "missing $name.safetensors"
+  count=$((count + 1))
+done
+count=$((count + 1))
+# Every model has r below the certified bound 14: every exact verdict must be "fails", with
+# a failing instance, and the counts must be consistent.
+py - "$work/grid/report.json" <<'PY' || fail "report.json contents"
+import json, sys
+from fractions import Fraction
+rep = json.load(open(sys.argv[1]))
+assert rep["format"] == "kernelrank-train-report" and rep["version"] == 1
+models = rep["models"]
+assert [m["name"] for m in models] == ["relu-r2-s1", "relu-r2-s2", "relu-r4-s1", "relu-r4-s2",
+                                       "square-r2-s1", "square-r2-s2", "square-r4-s1", "square-r4-s2"]
+for m in models:
+    ex = m["train"]["exact"]
+    assert ex["verdict"] == "fails", m["name"]
+    assert ex["first_failure"] is not None
+    failing = int(ex["failing"])
+    assert Fraction(ex["error_rate"]) == Fraction(failing, m["train"]["instances"])
+    assert m["train"]["instances"] == 1176
+PY
+
+# The exact verdict written in the report agrees with `eval` on the written model file and on
+# the safetensors file (two readers, one exact evaluator).
+for ext in model safetensors; do
+  run 1 "eval the trained $ext" -- "$kr" --json eval --model "$work/grid/square-r4-s1.$ext" --family "$family"
+  echo "$out" >"$work/eval-$ext.json"
+  py - "$work/eval-$ext.json" "$work/grid/report.json" <<'PY' || fail "eval of $ext agrees with report"
+import json, sys
+ev = json.load(open(sys.argv[1]))["report"]
+rec = [m for m in json.load(open(sys.argv[2]))["models"] if m["name"] == "square-r4-s1"][0]["train"]["exact"]
+assert ev["failing"] == rec["failing"] and ev["max_error"] == rec["max_error"], (ev, rec)
+PY
+done
+
+# --- determinism: 1 and 2 threads give byte-identical weights and models ---------------
+run 0 "same grid on one thread" -- "$kr" --quiet train --family "$family" --feature relu,square \
+  --r 2,4 --seed 1,2 --epochs 30 --out "$work/grid1" --threads 1
+for f in "$work/grid"/*.safetensors "$work/grid"/*.model; do
+  count=$((count + 1))
+  cmp -s "$f" "$work/grid1/$(basename "$f")" || fail "$(basename "$f") differs between 1 and 2 threads"
+done
+count=$((count + 1))
+py - "$work/grid/report.json" "$work/grid1/report.json" <<'PY' || fail "reports differ beyond timings"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for m in a["models"] + b["models"]:
+    m.pop("timing")
+assert a == b
+PY
+
+# --- train/test pools and the softmax baseline ----------------------------------------
+run 0 "generate pools" -- "$kr" --quiet generate --m 8 --n 3 --train 200 --test 100 --seed 3 \
+  --format family --out-prefix "$work/pool"
+run 0 "train with a test pool and softmax" -- "$kr" --quiet train --train "$work/pool-train.family" \
+  --test "$work/pool-test.family" --feature square,softmax --r 8 --epochs 50 --out "$work/ood"
+contains "human table has the test split" "$out" "| test |"
+contains "softmax labelled float-only" "$out" "float-only"
+[ -s "$work/ood/softmax-s1.safetensors" ] || fail "softmax weights written"
+[ ! -e "$work/ood/softmax-s1.model" ] || fail "softmax must not get an exact model file"
+count=$((count + 3))
+run 2 "a softmax head is refused by eval" -- "$kr" eval --model "$work/ood/softmax-s1.safetensors" \
+  --family "$work/pool-test.family"
+contains "softmax refusal names exp" "$err" "exp"
+py - "$work/ood/report.json" <<'PY' || fail "ood report"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+soft = [m for m in rep["models"] if m["feature"] == "softmax"][0]
+assert soft["test"]["exact"]["verdict"] == "float-only"
+sq = [m for m in rep["models"] if m["feature"] == "square"][0]
+assert sq["test"]["instances"] == 100 and sq["test"]["exact"]["verdict"] in ("fails", "solves (verified exactly)")
+PY
+count=$((count + 1))
+
+# --- bad parameters -------------------------------------------------------------------
+run 2 "no family" -- "$kr" train --out "$work/x"
+contains "no family message" "$err" "--family"
+run 2 "bad feature map" -- "$kr" train --family "$family" --feature tanh --out "$work/x"
+contains "bad feature message" "$err" "relu, square or softmax"
+run 2 "r = 0" -- "$kr" train --family "$family" --r 0 --out "$work/x"
+contains "r message" "$err" "--r must be in 1..4096"
+run 2 "negative learning rate" -- "$kr" train --family "$family" --lr -1 --out "$work/x"
+run 2 "malformed family" -- "$kr" train --family "$src/tests/data/families/bad_width.family" --out "$work/x"
+contains "malformed family names line" "$err" "bad_width.family:4: error:"
+printf 'x' >"$work/file"
+run 2 "output directory is a file" -- "$kr" train --family "$family" --epochs 1 --out "$work/file"
+
+echo "$((count - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

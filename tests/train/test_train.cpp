@@ -1,0 +1,217 @@
+// Tests of the libtorch trainer against the exact side: the float forward pass equals the
+// exact evaluator, autograd's gradient equals the exact derivative of the same model (from the
+// independent dual-number oracle in tests/oracle/), training is deterministic, and a model
+// trained with fewer features than a certified bound is reported failing with an instance
+// that the oracle confirms.
+#include "oracle/naive_parametric.hpp"
+#include "train/torch_head.hpp"
+
+#include "kernelrank/evaluate.hpp"
+#include "kernelrank/family_bound.hpp"
+#include "kernelrank/model_safetensors.hpp"
+#include "kernelrank/train.hpp"
+#include "kernelrank/trained_verification.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace kernelrank;
+
+namespace {
+
+std::vector<double> random_doubles(std::mt19937_64& rng, std::size_t count, double scale) {
+  std::uniform_real_distribution<double> draw(-scale, scale);  // values only; exactness is ours
+  std::vector<double> out(count);
+  for (double& x : out) x = draw(rng);
+  return out;
+}
+
+HeadWeights random_head(std::mt19937_64& rng, const std::string& activation, int m, int r, int d,
+                        int positions) {
+  HeadWeights w;
+  w.activation = activation;
+  w.m = m;
+  w.r = r;
+  w.d = d;
+  w.positions = positions;
+  const auto M = static_cast<std::size_t>(m), R = static_cast<std::size_t>(r),
+             D = static_cast<std::size_t>(d);
+  for (int p = 0; p < std::max(positions, 1); ++p) {
+    HeadPositionWeights s;
+    s.query_weight = random_doubles(rng, R * M, 1.0);
+    s.query_bias = random_doubles(rng, R, 1.0);
+    s.key_weight = random_doubles(rng, R * M, 1.0);
+    s.key_bias = random_doubles(rng, R, 1.0);
+    s.value_weight = random_doubles(rng, D * M, 1.0);
+    s.value_bias = random_doubles(rng, D, 1.0);
+    s.readout_c_weight = random_doubles(rng, D * M, 1.0);
+    s.readout_c_bias = random_doubles(rng, D, 1.0);
+    s.readout_e_weight = random_doubles(rng, M, 1.0);
+    s.readout_e_bias = random_doubles(rng, 1, 1.0);
+    w.by_position.push_back(std::move(s));
+  }
+  return w;
+}
+
+Family random_family(std::mt19937_64& rng, int m, int n, std::size_t count) {
+  Family family{m, n, {}};
+  for (std::size_t i = 0; i < count; ++i) {
+    Instance instance;
+    for (int j = 0; j < n; ++j) instance.tokens.push_back(Token::from_index(m, rng() % (1ULL << m)));
+    instance.query = static_cast<int>(rng() % static_cast<std::uint64_t>(n));
+    family.instances.push_back(std::move(instance));
+  }
+  return family;
+}
+
+Activation activation_of(const std::string& name) {
+  return name == "relu" ? Activation::Relu : Activation::Square;
+}
+
+bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fabs(b)); }
+
+Family read_shipped_witness_family() {
+  return read_family(std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family");
+}
+
+}  // namespace
+
+TEST_CASE("train: the float forward pass equals the exact evaluator on random heads") {
+  std::mt19937_64 rng(20261201);
+  int compared = 0, undefined = 0;
+  for (const std::string activation : {"relu", "square"}) {
+    for (const int positions : {0, 3}) {
+      for (int trial = 0; trial < 5; ++trial) {
+        const HeadWeights weights = random_head(rng, activation, 4, 3, 2, positions);
+        const Family family = random_family(rng, 4, 3, 40);
+        const std::vector<double> floats = float_outputs(weights, family, 0.0);
+        const auto exact = parametric_model_from_weights(weights);
+        REQUIRE(floats.size() == family.instances.size());
+        for (std::size_t i = 0; i < family.instances.size(); ++i) {
+          const Instance& instance = family.instances[i];
+          const oracle::NaiveOutcome naive =
+              oracle::naive_evaluate(exact->maps_by_position(), activation_of(activation), instance);
+          const InstanceOutcome evaluated = evaluate_instance(*exact, instance);
+          CAPTURE(to_string(instance));
+          REQUIRE(naive.output.has_value() == evaluated.output.has_value());
+          if (!naive.output) {
+            CHECK(!std::isfinite(floats[i]));
+            ++undefined;
+            continue;
+          }
+          CHECK(*naive.output == *evaluated.output);
+          CHECK(close(floats[i], naive.output->convert_to<double>()));
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 700);  // relu heads leave some outputs undefined; most are compared
+  MESSAGE("compared " << compared << " outputs, " << undefined << " undefined");
+}
+
+TEST_CASE("train: autograd's gradient equals the exact derivative of the same model") {
+  std::mt19937_64 rng(7);
+  for (const std::string activation : {"relu", "square"}) {
+    for (const int positions : {0, 3}) {
+      const HeadWeights weights = random_head(rng, activation, 3, 2, 2, positions);
+      const Family family = random_family(rng, 3, 3, 6);
+      const auto exact = parametric_model_from_weights(weights);
+      // Keep instances whose exact output is defined (the derivative exists there).
+      Family defined{3, 3, {}};
+      for (const Instance& instance : family.instances)
+        if (oracle::naive_evaluate(exact->maps_by_position(), activation_of(activation), instance).output)
+          defined.instances.push_back(instance);
+      REQUIRE(!defined.instances.empty());
+
+      train::TorchHead head = train::from_head_weights(weights);
+      std::vector<torch::Tensor> params = head.parameters();
+      for (torch::Tensor& p : params) p.set_requires_grad(true);
+      const train::FamilyTensors data = train::to_tensors(defined);
+      torch::mse_loss(train::forward(head, data, 0.0), data.targets).backward();
+
+      // Autograd's gradients in the oracle's order: per slot, per map, weight then bias.
+      std::vector<double> autograd;
+      const auto append = [&](const torch::Tensor& grad) {
+        const torch::Tensor flat = grad.contiguous().reshape({-1});
+        for (std::int64_t i = 0; i < flat.numel(); ++i) autograd.push_back(flat[i].item<double>());
+      };
+      for (std::int64_t p = 0; p < head.query_weight.size(0); ++p) {
+        append(head.query_weight.grad()[p]);
+        append(head.query_bias.grad()[p]);
+        append(head.key_weight.grad()[p]);
+        append(head.key_bias.grad()[p]);
+        append(head.value_weight.grad()[p]);
+        append(head.value_bias.grad()[p]);
+        append(head.readout_c_weight.grad()[p]);
+        append(head.readout_c_bias.grad()[p]);
+        append(head.readout_e_weight.grad()[p]);
+        append(head.readout_e_bias.grad()[p].unsqueeze(0));
+      }
+      const std::vector<Rational> derivative = oracle::naive_loss_gradient(
+          exact->maps_by_position(), activation_of(activation), defined.instances);
+      REQUIRE(autograd.size() == derivative.size());
+      int nonzero = 0;
+      for (std::size_t k = 0; k < derivative.size(); ++k) {
+        CAPTURE(k);
+        CHECK(close(autograd[k], derivative[k].convert_to<double>()));
+        if (derivative[k] != 0) ++nonzero;
+      }
+      CHECK(nonzero > static_cast<int>(derivative.size()) / 3);  // not a vacuous comparison
+    }
+  }
+}
+
+TEST_CASE("train: the same configuration gives bit-identical weights, another seed does not") {
+  std::mt19937_64 rng(3);
+  const Family family = random_family(rng, 5, 3, 60);
+  TrainConfig config;
+  config.feature = "relu";
+  config.r = 3;
+  config.epochs = 40;
+  const TrainedHead a = train_head(family, Family{5, 3, {}}, config);
+  const TrainedHead b = train_head(family, Family{5, 3, {}}, config);
+  CHECK(head_to_safetensors(a.weights) == head_to_safetensors(b.weights));
+  CHECK(a.train_outputs == b.train_outputs);
+  config.seed = 2;
+  const TrainedHead c = train_head(family, Family{5, 3, {}}, config);
+  CHECK(head_to_safetensors(a.weights) != head_to_safetensors(c.weights));
+}
+
+TEST_CASE("train: training lowers the loss (the optimiser is wired to the parameters)") {
+  std::mt19937_64 rng(11);
+  const Family family = random_family(rng, 4, 3, 80);
+  TrainConfig config;
+  config.feature = "square";
+  config.r = 4;
+  config.epochs = 0;
+  const double untrained = train_head(family, Family{4, 3, {}}, config).final_loss;
+  config.epochs = 300;
+  const double trained = train_head(family, Family{4, 3, {}}, config).final_loss;
+  CHECK(trained < 0.5 * untrained);
+}
+
+TEST_CASE("train: a head with fewer features than the certified bound fails, on an instance") {
+  const Family family = read_shipped_witness_family();
+  const FamilyBound bound = certify_family(family, false);
+  REQUIRE(bound.found);
+  const Integer certified = bound.bound.bound;
+  REQUIRE(certified > 2);
+  TrainConfig config;
+  config.feature = "square";
+  config.r = 2;
+  config.epochs = 60;
+  const TrainedHead trained = train_head(family, Family{24, 3, {}}, config);
+  const auto exact = parametric_model_from_weights(trained.weights);
+  const SplitVerification split = verify_split(*exact, family, trained.train_outputs, 3);
+  // The bound says no NK head with r = 2 < certified solves the family: the exact verdict
+  // must be "fails", and its failing instance must fail on the independent oracle too.
+  REQUIRE(!split.exact.solves());
+  REQUIRE(!split.exact.failures.empty());
+  const oracle::NaiveOutcome confirmed = oracle::naive_evaluate(
+      exact->maps_by_position(), Activation::Square, split.exact.failures.front().instance);
+  CHECK(confirmed.fails);
+  CHECK(confirmed.output == split.exact.failures.front().output);
+}
