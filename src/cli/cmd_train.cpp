@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -248,6 +249,25 @@ std::string cell(const SplitVerification& s, bool exact) {
   return text + std::to_string(s.disagreement_count);
 }
 
+// The benchmark line: training throughput per worker (instances x epochs per second of a
+// model's own training time) and the mean exact re-verification time per model.
+std::string throughput_line(const std::vector<Job>& jobs, const std::vector<JobResult>& results,
+                            const Family& train) {
+  double instance_epochs = 0, train_seconds = 0, verify_seconds = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    instance_epochs += static_cast<double>(train.instances.size()) * jobs[i].config.epochs;
+    train_seconds += results[i].head.train_seconds;
+    verify_seconds += results[i].verify_seconds;
+  }
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "throughput: %.0f instance-epochs/s per worker; exact re-verification %.3f s "
+                "per model (mean of %zu)\n",
+                train_seconds > 0 ? instance_epochs / train_seconds : 0.0,
+                verify_seconds / static_cast<double>(jobs.size()), jobs.size());
+  return line;
+}
+
 int run_train(const TrainArgs& args, const GlobalOptions& global) {
   check_args(args);
   if (!training_available()) train_head(Family{}, Family{}, TrainConfig{});  // throws: no torch
@@ -293,7 +313,7 @@ int run_train(const TrainArgs& args, const GlobalOptions& global) {
                                  {"test_family", args.test.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.test)},
                                  {"models", models}};
   write_file_atomically(args.out + "/report.json", report.dump(2) + "\n");
-  emit(global, report, human + "report: " + args.out + "/report.json\n");
+  emit(global, report, human + throughput_line(jobs, results, train) + "report: " + args.out + "/report.json\n");
   return kExitOk;
 }
 

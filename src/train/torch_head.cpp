@@ -219,9 +219,37 @@ torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double e
   return (alpha * readout).sum(1) / (alpha.sum(1) + epsilon) + e;
 }
 
-}  // namespace kernelrank::train
+namespace {
 
-namespace kernelrank::train {
+// The ten tensors of TorchHead ([P, ...] per slot) and their HeadPositionWeights fields, in
+// the layout's order; the per-slot shape in units of (m, r, d) as 0 = none, 1 = m, 2 = r, 3 = d.
+struct SlotTensor {
+  torch::Tensor TorchHead::*tensor;
+  std::vector<double> HeadPositionWeights::*values;
+  int rows, cols;  // 0 when the slot tensor has fewer dimensions
+};
+constexpr SlotTensor kSlotTensors[] = {
+    {&TorchHead::query_weight, &HeadPositionWeights::query_weight, 2, 1},
+    {&TorchHead::query_bias, &HeadPositionWeights::query_bias, 2, 0},
+    {&TorchHead::key_weight, &HeadPositionWeights::key_weight, 2, 1},
+    {&TorchHead::key_bias, &HeadPositionWeights::key_bias, 2, 0},
+    {&TorchHead::value_weight, &HeadPositionWeights::value_weight, 3, 1},
+    {&TorchHead::value_bias, &HeadPositionWeights::value_bias, 3, 0},
+    {&TorchHead::readout_c_weight, &HeadPositionWeights::readout_c_weight, 3, 1},
+    {&TorchHead::readout_c_bias, &HeadPositionWeights::readout_c_bias, 3, 0},
+    {&TorchHead::readout_e_weight, &HeadPositionWeights::readout_e_weight, 1, 0},
+    {&TorchHead::readout_e_bias, &HeadPositionWeights::readout_e_bias, 0, 0},
+};
+
+std::vector<std::int64_t> slot_shape(const SlotTensor& field, const HeadWeights& w) {
+  const std::int64_t sizes[] = {0, w.m, w.r, w.d};
+  std::vector<std::int64_t> shape;
+  if (field.rows != 0) shape.push_back(sizes[field.rows]);
+  if (field.cols != 0) shape.push_back(sizes[field.cols]);
+  return shape;  // empty: a scalar per slot (readout_e bias)
+}
+
+}  // namespace
 
 HeadWeights to_head_weights(const TorchHead& head) {
   HeadWeights out;
@@ -230,21 +258,10 @@ HeadWeights to_head_weights(const TorchHead& head) {
   out.r = head.r;
   out.d = head.d;
   out.positions = head.positions;
-  const std::int64_t slots = head.query_weight.size(0);
-  for (std::int64_t p = 0; p < slots; ++p) {
-    HeadPositionWeights w;
-    w.query_weight = to_vector(head.query_weight[p]);
-    w.query_bias = to_vector(head.query_bias[p]);
-    w.key_weight = to_vector(head.key_weight[p]);
-    w.key_bias = to_vector(head.key_bias[p]);
-    w.value_weight = to_vector(head.value_weight[p]);
-    w.value_bias = to_vector(head.value_bias[p]);
-    w.readout_c_weight = to_vector(head.readout_c_weight[p]);
-    w.readout_c_bias = to_vector(head.readout_c_bias[p]);
-    w.readout_e_weight = to_vector(head.readout_e_weight[p]);
-    w.readout_e_bias = to_vector(head.readout_e_bias[p].unsqueeze(0));
-    out.by_position.push_back(std::move(w));
-  }
+  out.by_position.resize(static_cast<std::size_t>(head.query_weight.size(0)));
+  for (std::size_t p = 0; p < out.by_position.size(); ++p)
+    for (const SlotTensor& field : kSlotTensors)
+      out.by_position[p].*field.values = to_vector((head.*field.tensor)[static_cast<std::int64_t>(p)]);
   if (head.feature == FeatureMap::Softmax)
     out.temperature = std::exp(head.log_temperature.item<double>());
   return out;
@@ -257,30 +274,12 @@ TorchHead from_head_weights(const HeadWeights& weights) {
   head.r = weights.r;
   head.d = weights.d;
   head.positions = weights.positions;
-  const std::int64_t m = weights.m, r = weights.r, d = weights.d;
-  std::vector<torch::Tensor> qw, qb, kw, kb, vw, vb, cw, cb, ew, eb;
-  for (const HeadPositionWeights& w : weights.by_position) {
-    qw.push_back(from_vector(w.query_weight, {r, m}));
-    qb.push_back(from_vector(w.query_bias, {r}));
-    kw.push_back(from_vector(w.key_weight, {r, m}));
-    kb.push_back(from_vector(w.key_bias, {r}));
-    vw.push_back(from_vector(w.value_weight, {d, m}));
-    vb.push_back(from_vector(w.value_bias, {d}));
-    cw.push_back(from_vector(w.readout_c_weight, {d, m}));
-    cb.push_back(from_vector(w.readout_c_bias, {d}));
-    ew.push_back(from_vector(w.readout_e_weight, {m}));
-    eb.push_back(from_vector(w.readout_e_bias, {1}).reshape({}));
+  for (const SlotTensor& field : kSlotTensors) {
+    std::vector<torch::Tensor> slots;
+    for (const HeadPositionWeights& w : weights.by_position)
+      slots.push_back(from_vector(w.*field.values, slot_shape(field, weights)));
+    head.*field.tensor = torch::stack(slots);
   }
-  head.query_weight = torch::stack(qw);
-  head.query_bias = torch::stack(qb);
-  head.key_weight = torch::stack(kw);
-  head.key_bias = torch::stack(kb);
-  head.value_weight = torch::stack(vw);
-  head.value_bias = torch::stack(vb);
-  head.readout_c_weight = torch::stack(cw);
-  head.readout_c_bias = torch::stack(cb);
-  head.readout_e_weight = torch::stack(ew);
-  head.readout_e_bias = torch::stack(eb);
   head.log_temperature = torch::full({}, std::log(weights.temperature.value_or(1.0)), kDouble);
   return head;
 }

@@ -9,31 +9,9 @@ src="$2"
 report="$src/tests/data/plots/sample-report.json"      # m=16-like scale: relu, square, softmax
 report_b="$src/tests/data/plots/sample-report-b.json"  # m=24-like scale: relu, softmax
 table="$src/docs/bound-table.md"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-count=0
+# $work, fail, run, contains, finish, count, failures: test_lib.sh
+. "$(dirname "$0")/test_lib.sh"
 
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# run EXPECTED_EXIT NAME -- command...: runs, captures stdout/stderr into $out/$err.
-run() {
-  local expected="$1" name="$2"; shift 3
-  count=$((count + 1))
-  "$@" >"$work/out" 2>"$work/err"
-  local code=$?
-  out="$(cat "$work/out")"; err="$(cat "$work/err")"
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected"
-    echo "  stdout: ${out:0:400}"; echo "  stderr: ${err:0:400}"
-    return 1
-  fi
-  return 0
-}
-contains() {  # contains NAME TEXT NEEDLE
-  count=$((count + 1))
-  case "$2" in *"$3"*) ;; *) fail "$1: missing '$3' in: ${2:0:400}";; esac
-}
 # images NAME PREFIX: PREFIX.svg has an <svg> element, PREFIX.png starts with the PNG signature.
 images() {
   count=$((count + 1))
@@ -168,5 +146,4 @@ if [ -e "$work/nognuplot.svg" ] || [ -e "$work/nognuplot.png" ]; then
   fail "files written without gnuplot"
 fi
 
-echo "$((count - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -12,27 +12,9 @@ set -u
 kr="$1"
 src="$2"
 data="$src/tests/data/safetensors"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-count=0
+# $work, fail, run (sets $out, $err, $code), contains, finish, count, failures: test_lib.sh
+. "$(dirname "$0")/test_lib.sh"
 
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# run EXPECTED_EXIT NAME -- command...: runs, captures stdout/stderr into $out/$err.
-run() {
-  local expected="$1" name="$2"; shift 3
-  count=$((count + 1))
-  "$@" >"$work/out" 2>"$work/err"
-  code=$?
-  out="$(cat "$work/out")"; err="$(cat "$work/err")"
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected"
-    echo "  stdout: ${out:0:400}"; echo "  stderr: ${err:0:400}"
-    return 1
-  fi
-  return 0
-}
 # verdict NAME -- command...: like run, but a verdict of either kind (exit 0 or 1) is expected.
 verdict() {
   local name="$1"; shift 2
@@ -45,10 +27,6 @@ verdict() {
     return 1
   fi
   return 0
-}
-contains() {  # contains NAME TEXT NEEDLE
-  count=$((count + 1))
-  case "$2" in *"$3"*) ;; *) fail "$1: missing '$3' in: ${2:0:400}";; esac
 }
 same() {  # same NAME A B
   count=$((count + 1))
@@ -110,5 +88,4 @@ mkdir "$work/dir.safetensors"
 run 2 "directory named .safetensors" -- "$kr" eval --model "$work/dir.safetensors" --n 2
 contains "directory message" "$err" "dir.safetensors: error: is a directory"
 
-echo "$((count - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -6,26 +6,8 @@
 set -u
 kr="$1"
 src="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-count=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-run() {  # run EXPECTED NAME -- command...
-  local expected="$1" name="$2"; shift 3
-  count=$((count + 1))
-  "$@" >"$work/out" 2>"$work/err"
-  local code=$?
-  out="$(cat "$work/out")"; err="$(cat "$work/err")"
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected"; echo "  stdout: ${out:0:400}"; echo "  stderr: ${err:0:400}"
-    return 1
-  fi
-}
-contains() {
-  count=$((count + 1))
-  case "$2" in *"$3"*) ;; *) fail "$1: missing '$3' in: ${2:0:400}";; esac
-}
+# $work, fail, run, contains, finish, count, failures: test_lib.sh
+. "$(dirname "$0")/test_lib.sh"
 py() { /usr/bin/python3 "$@"; }
 
 family="$src/instances/witness-m24.family"
@@ -123,5 +105,4 @@ contains "malformed family names line" "$err" "bad_width.family:4: error:"
 printf 'x' >"$work/file"
 run 2 "output directory is a file" -- "$kr" train --family "$family" --epochs 1 --out "$work/file"
 
-echo "$((count - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

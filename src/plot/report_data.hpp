@@ -1,0 +1,71 @@
+// The inputs of `kernelrank plot`: training reports, the certified bound table and the exact
+// minimal ranks, read into plain structs that the script writers (plots.hpp) draw from.
+//
+// * A training report is the JSON that `kernelrank train` writes (format
+//   kernelrank-train-report, version 1); every model entry is checked field by field.
+// * The bound table is the first markdown table of docs/bound-table.md whose header starts
+//   `| m | r >= |`.
+// * The minimal ranks are lines "m lower upper" as in docs/data/min-rank.txt.
+//
+// Reports carry exact rationals ("23/294"); they become doubles here for drawing only, never
+// for a verdict. Malformed content is refused with an InputError naming the file, the line
+// (0 for JSON) and, for reports, the model and field.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kernelrank::plot {
+
+// ---- training reports (`kernelrank train`, format kernelrank-train-report version 1) ----
+
+struct SplitResult {
+  long long instances = 0;
+  double float_error_rate = 0;
+  std::string verdict;                     // "solves (verified exactly)", "fails", "float-only"
+  std::optional<double> exact_error_rate;  // absent when float-only
+  std::optional<double> exact_max_error;   // absent when float-only or no output is defined
+};
+
+struct ModelRecord {
+  std::string name;
+  std::string feature;         // "relu", "square", "softmax", ...
+  std::optional<long long> r;  // may be absent for float-only (softmax) records
+  long long seed = 0;
+  SplitResult train;
+  std::optional<SplitResult> test;
+
+  // Softmax, or any record without an exact evaluation: drawn as a float-only baseline.
+  bool float_only() const;
+};
+
+struct TrainReport {
+  std::string path;
+  std::vector<ModelRecord> models;
+};
+
+// Throws InputError(path, 0, ...) naming the model and field for any malformed content.
+TrainReport read_train_report(const std::string& path);
+
+// ---- bound table and exact minimal ranks -------------------------------------------------
+
+struct BoundRow {
+  int m = 0;
+  long long lower = 0;  // certified r >= lower
+};
+
+// The rows of the markdown table whose header starts `| m | r >= |` (as in
+// docs/bound-table.md); thousands separators are allowed in the numbers.
+std::vector<BoundRow> read_bound_table(const std::string& path);
+
+struct MinRankEntry {
+  int m = 0;
+  long long lower = 0;  // lower <= minimal r <= upper; equal when settled
+  long long upper = 0;
+};
+
+// Lines "m lower upper"; '#' starts a comment (docs/data/min-rank.txt).
+std::vector<MinRankEntry> read_min_rank(const std::string& path);
+
+}  // namespace kernelrank::plot
