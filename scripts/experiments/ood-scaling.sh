@@ -6,8 +6,8 @@
 # r = 1..128 in powers of 2 and the dense softmax baseline, 3 seeds each; exact-sequence
 # accuracy on the test pool from the exact verdicts; table and accuracy-vs-r plot.
 #   scripts/experiments/ood-scaling.sh [full|ci] [OUT_DIR]       (default: full build/ood-full)
-# full: 3000 epochs (about 15 minutes on 2 cores); ci: m = 12 only, r in {1,4,16}, 1 seed,
-# 200 epochs.
+# full: 3000 epochs (36 minutes on 2 cores shared with other jobs; docs/experiments.md);
+# ci: m = 12 only, r in {1,4,16}, 1 seed, 200 epochs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 preset="${1:-full}"

@@ -4,7 +4,7 @@
 # m = 24 witness family, verify every trained model exactly, certify the family's bound, and
 # write the table and the error-vs-r plot.
 #   scripts/experiments/witness-suite.sh [full|ci] [OUT_DIR]     (default: full build/witness)
-# full: 6000 epochs (about 10 minutes on 2 cores); ci: r in {2,8,16}, 1 seed, 300 epochs.
+# full: 6000 epochs (274 s on 2 cores); ci: r in {2,8,16}, 1 seed, 300 epochs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 preset="${1:-full}"

@@ -92,6 +92,24 @@ assert sq["test"]["instances"] == 100 and sq["test"]["exact"]["verdict"] in ("fa
 PY
 count=$((count + 1))
 
+# --- position-dependent maps: one set of maps per position, exact verdict agrees with eval ---
+run 0 "train position-dependent" -- "$kr" --quiet --json train --train "$work/pool-train.family" \
+  --feature relu --r 3 --epochs 20 --position-dependent --out "$work/pos"
+contains "position-dependent model header" "$(head -n 1 "$work/pos/relu-r3-s1.model")" "positions=3"
+run_eval_code=1
+grep -q '"solves (verified exactly)"' "$work/pos/report.json" && run_eval_code=0
+run "$run_eval_code" "eval the position-dependent head" -- "$kr" --json eval \
+  --model "$work/pos/relu-r3-s1.safetensors" --family "$work/pool-train.family"
+echo "$out" >"$work/eval-pos.json"
+count=$((count + 1))
+py - "$work/eval-pos.json" "$work/pos/report.json" <<'PY' || fail "position-dependent eval agrees with report"
+import json, sys
+ev = json.load(open(sys.argv[1]))["report"]
+rec = json.load(open(sys.argv[2]))["models"][0]
+assert rec["positions"] == 3
+assert ev["failing"] == rec["train"]["exact"]["failing"], (ev["failing"], rec["train"]["exact"])
+PY
+
 # --- bad parameters -------------------------------------------------------------------
 run 2 "no family" -- "$kr" train --out "$work/x"
 contains "no family message" "$err" "--family"
