@@ -107,12 +107,14 @@ void check_args(const TrainArgs& args) {
 }
 
 nlohmann::json split_to_json(const SplitVerification& split, bool exact_available) {
+  // Float figures are for comparison only (JSON numbers); the exact ones are "p/q" strings.
+  const double float_error_rate = split.instances == 0 ? 0.0
+                                                       : static_cast<double>(split.float_failing) /
+                                                             static_cast<double>(split.instances);
   nlohmann::json j = {{"instances", split.instances},
                       {"float_failing", split.float_failing},
-                      {"float_error_rate",
-                       split.instances == 0 ? 0.0
-                                            : static_cast<double>(split.float_failing) /
-                                                  static_cast<double>(split.instances)}};
+                      {"float_error_rate", float_error_rate},
+                      {"float_accuracy", 1.0 - float_error_rate}};
   if (!exact_available) {
     j["exact"] = {{"verdict", "float-only"},
                   {"reason", "exp features are not rational: no exact verdict"}};
@@ -137,7 +139,7 @@ nlohmann::json split_to_json(const SplitVerification& split, bool exact_availabl
     listed.push_back({{"instance", to_string(dis.instance)},
                       {"target", dis.target},
                       {"float_output", std::isfinite(dis.float_output) ? nlohmann::json(dis.float_output)
-                                                                       : nlohmann::json("nan")},
+                                                                       : nlohmann::json("not finite")},
                       {"exact_output", dis.exact_output ? nlohmann::json(to_string(*dis.exact_output))
                                                         : nlohmann::json(nullptr)},
                       {"float_says", dis.float_fails ? "fails" : "correct"},
