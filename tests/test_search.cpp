@@ -9,6 +9,8 @@
 #include "kernelrank/model_io.hpp"
 #include "kernelrank/rank_search.hpp"
 
+#include "oracle/naive_model.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -29,18 +31,29 @@ SearchOptions quick_options(int r, SearchClass search_class) {
   return options;
 }
 
-// Independent re-verification of a found model inside the test: brute force
-// over every ordered instance of T(m,3), exact rank and the class condition.
+// Independent re-verification of a found model inside the test, through the naive oracle
+// (tests/oracle/naive_model.hpp) and not through the search's own path (to_tabular_model,
+// evaluate_cube, exact_rank): the U, V, F matrices evaluated from the definition on every
+// ordered instance of T(m,3) (query at position 1, enumerated by the oracle's own odometer),
+// the kernel table summed here by hand, its rank by plain elimination, and the class
+// condition entry by entry.
 void check_model_independently(const RankTask& task, const RankModel& model, int r, SearchClass search_class) {
-  const TabularModel tabular = to_tabular_model(task, model);
-  const EvalReport report = evaluate_cube(tabular, task.m, 3, EvalOptions{});
-  CHECK(report.solves());
-  CHECK(report.instances == Integer(1) << (3 * task.m));
-  REQUIRE(report.max_error);
-  CHECK(*report.max_error < Rational(1, 2));
-  CHECK(exact_rank(tabular.kernel_table()) <= static_cast<std::size_t>(r));
-  for (std::size_t i = 0; i < task.tokens.size(); ++i)
-    for (std::size_t j = 0; j < task.tokens.size(); ++j) CHECK(tabular.kernel_table()[i][j] >= 0);
+  const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(
+      task.m, 3, [&](const Instance& instance) { return oracle::naive_rank_outcome(task.tokens, model, instance); });
+  CHECK(sweep.solves());
+  CHECK(sweep.instances == std::uint64_t{1} << (3 * task.m));
+  CHECK(sweep.undefined == 0);
+  REQUIRE(sweep.max_error);
+  CHECK(*sweep.max_error < Rational(1, 2));
+  const std::size_t size = task.tokens.size();
+  RationalMatrix alpha(size, RationalVector(size, Rational(0)));
+  for (std::size_t i = 0; i < size; ++i)
+    for (std::size_t j = 0; j < size; ++j)
+      for (int k = 0; k < r; ++k)
+        alpha[i][j] += model.query_features[i][static_cast<std::size_t>(k)] * model.key_features[j][static_cast<std::size_t>(k)];
+  CHECK(oracle::naive_rank(alpha) <= static_cast<std::size_t>(r));
+  for (std::size_t i = 0; i < size; ++i)
+    for (std::size_t j = 0; j < size; ++j) CHECK(alpha[i][j] >= 0);
   if (search_class == SearchClass::PF)
     for (std::size_t i = 0; i < task.tokens.size(); ++i)
       for (int k = 0; k < r; ++k) {
@@ -125,15 +138,27 @@ TEST_CASE("search: the Z3 path alone finds a rank-2 PF model of T(4,3) that veri
   // The counterexample-guided subset stays far below the 2176 row instances.
   CHECK(result.z3[0].working_instances < 1000);
   check_model_independently(task, *result.model, 2, SearchClass::PF);
-  // Written and read back, the tabular file is the same model.
+  // Written and read back, the tabular file is the same model: its tables give, instance by
+  // instance, the naive oracle's outputs of U, V, F. So does the feature form, which declares
+  // r = 2 features and is PF.
   const TabularModel tabular = to_tabular_model(task, *result.model);
   const auto reread = parse_model("m.json", tabular_model_to_json(tabular));
-  CHECK(evaluate_cube(*reread, 4, 3, EvalOptions{}).solves());
-  // The feature form declares r = 2 features and is PF.
+  const auto* reread_table = dynamic_cast<const TabularModel*>(reread.get());
+  REQUIRE(reread_table);
   const auto features = parse_model("m.features", features_model_text(task, *result.model, "test"));
   CHECK(features->feature_count() == 2);
   CHECK(features->classify().model_class == ModelClass::PositiveFeatures);
-  CHECK(evaluate_cube(*features, 4, 3, EvalOptions{}).solves());
+  std::uint64_t differing = 0;
+  const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(4, 3, [&](const Instance& instance) {
+    const oracle::NaiveOutcome direct = oracle::naive_rank_outcome(task.tokens, *result.model, instance);
+    const oracle::NaiveOutcome from_file = oracle::naive_table_outcome(*reread_table, instance);
+    const oracle::NaiveOutcome from_features = oracle::naive_model_outcome(*features, instance);
+    if (from_file.output != direct.output || from_features.output != direct.output) ++differing;
+    return from_file;
+  });
+  CHECK(differing == 0);
+  CHECK(sweep.solves());
+  CHECK(sweep.instances == 4096);
 }
 
 TEST_CASE("search: r = 1 at m = 4 is refuted by the certificate, the order argument and both encodings") {
@@ -176,7 +201,9 @@ TEST_CASE("search: a small unsatisfiable family is refuted by two encodings (Z3 
   CHECK(!order_argument(partial_task, 1, SearchClass::NK).refuted);
   const SearchResult two = search_rank(task, quick_options(2, SearchClass::NK));
   REQUIRE(two.verdict == SearchVerdict::Found);
-  CHECK(evaluate_family(to_tabular_model(task, *two.model), rank_one_contradiction(), EvalOptions{}).solves());
+  // Checked by the naive oracle on the six instances, from U, V, F directly.
+  for (const Instance& instance : rank_one_contradiction().instances)
+    CHECK_FALSE(oracle::naive_rank_outcome(task.tokens, *two.model, instance).fails);
 }
 
 TEST_CASE("search: a planted disagreement between the encodings is an internal error") {

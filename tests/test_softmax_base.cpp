@@ -2,6 +2,8 @@
 #include "kernelrank/builtin_models.hpp"
 #include "kernelrank/softmax_base.hpp"
 
+#include "oracle/naive_model.hpp"
+
 #include <doctest/doctest.h>
 
 using namespace kernelrank;
@@ -22,10 +24,28 @@ TEST_CASE("softmax-base: smallest base by n, with failing instances below it") {
     CHECK(r.refuted.size() == static_cast<std::size_t>(e.base - 1));
     CHECK(r.report.solves());
     CHECK(*r.report.max_error < Rational(1, 2));
-    // Each refutation is a real failure, re-checked through the model.
+    // Each refutation is a real failure, re-checked by the naive oracle from the softmax
+    // kernel and readout (not by the library's evaluator), with the same output.
     for (const RefutedBase& refuted : r.refuted) {
       const auto model = make_softmax(e.m, Rational(refuted.base));
-      CHECK(evaluate_instance(*model, refuted.failing.instance).fails());
+      const oracle::NaiveOutcome again = oracle::naive_model_outcome(*model, refuted.failing.instance);
+      CHECK(again.fails);
+      CHECK(again.output == refuted.failing.output);
+    }
+    // Where the cube is small, the naive oracle sweeps it: the chosen base solves with the
+    // reported maximum error, and the base below it fails somewhere.
+    if (e.m * e.n <= 12) {
+      const auto chosen = make_softmax(e.m, Rational(e.base));
+      const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(
+          e.m, e.n, [&](const Instance& instance) { return oracle::naive_model_outcome(*chosen, instance); });
+      CHECK(sweep.solves());
+      CHECK(sweep.max_error == r.report.max_error);
+      if (e.base > 1) {
+        const auto below = make_softmax(e.m, Rational(e.base - 1));
+        CHECK_FALSE(oracle::naive_cube_sweep(e.m, e.n, [&](const Instance& instance) {
+                      return oracle::naive_model_outcome(*below, instance);
+                    }).solves());
+      }
     }
   }
   // n = 4: the necessary condition gives B >= 4; the search must not go below.

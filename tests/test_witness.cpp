@@ -5,12 +5,14 @@
 #include "kernelrank/witness.hpp"
 
 #include "check.hpp"
+#include "oracle/naive_model.hpp"
 #include "sha256.hpp"
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace kernelrank;
@@ -43,7 +45,7 @@ krcheck::CheckResult run_checker(const Written& w) {
 
 }  // namespace
 
-TEST_CASE("witness: m = 24 family certifies r >= 8 and the checker verifies it") {
+TEST_CASE("witness: m = 24 family certifies r >= 14 and the checker verifies it") {
   // The lexicode of weight 12 and distance 12 at m = 24 (24 words) with complement
   // queries: every gap is >= 6, so each row pair has a chain, and the whole family
   // stays near a thousand instances.
@@ -54,7 +56,39 @@ TEST_CASE("witness: m = 24 family certifies r >= 8 and the checker verifies it")
   CHECK(w.family.instances.size() <= 3000);
   const FamilyBound bound = certify_family(w.family, false);
   REQUIRE(bound.found);
-  CHECK(bound.bound.bound >= 8);
+  // The expected bound, by hand. With q_i = complement(c_i) and all weights 12, the gap is
+  // G_ij = |c_j \ c_i| = d(c_i, c_j) / 2, here 6 (distance 12) or 8 (distance 16). At n = 3,
+  // R_3(G) = max over compositions of G into parts >= 2 of prod (g_t - 1): R_3(6) = 5 (the
+  // part 6; 3+3 gives 4, 4+2 gives 3) and R_3(8) = 9 (4+4; 8 gives 7, 5+3 gives 8). A family
+  // chain has rho_ij <= R_3(G_ij), and the witness builds chains attaining it (one gap-6 step
+  // with k = 1, f = 5; two gap-4 steps, f = 3 * 3). Column j has e_j rows at gap 8 and
+  // 23 - e_j at gap 6: c_j = (23 - e_j)/25 + e_j/81. Counted below on the rows: 488 ordered
+  // pairs at gap 6 and 64 at gap 8, with e_j = 3 for 16 columns, 2 for 5, 1 for 2 and 4 for 1,
+  // so T = sum_j 1/(1 + c_j) = 16 * 2025/3720 + 5 * 2025/3776 + 2 * 2025/3832 + 2025/3664
+  // = 13.00065..., and the trace rule gives floor(T) + 1 = 14 (rounding each of the 24 terms
+  // down to a multiple of 2^-64 loses far less than the 0.00065 above 13).
+  REQUIRE(w.rows.size() == 24);
+  std::map<int, int> gaps;
+  std::vector<int> gap8_in_column(24, 0);
+  for (std::size_t i = 0; i < 24; ++i)
+    for (std::size_t j = 0; j < 24; ++j) {
+      if (i == j) continue;
+      const int g = oracle::naive_overlap(w.rows[i].query, w.rows[j].own) -
+                    oracle::naive_overlap(w.rows[i].query, w.rows[i].own);
+      ++gaps[g];
+      if (g == 8) ++gap8_in_column[j];
+    }
+  CHECK(gaps == std::map<int, int>{{6, 488}, {8, 64}});
+  std::map<int, int> columns_by_e;
+  Rational t = 0;
+  for (const int e : gap8_in_column) {
+    ++columns_by_e[e];
+    t += 1 / (1 + Rational(23 - e, 25) + Rational(e, 81));
+  }
+  CHECK(columns_by_e == std::map<int, int>{{1, 2}, {2, 5}, {3, 16}, {4, 1}});
+  CHECK(t > 13);
+  CHECK(t < 13 + Rational(1, 1000));
+  CHECK(bound.bound.bound == 14);
   // The family alone supports at least what the cube argument gives for its rows.
   CHECK(bound.bound.bound >= certify_rank_bound(w.rows, 3, BoundRule::Trace).bound);
   const Written files = write_pair("witness24", w.family, bound);

@@ -83,6 +83,24 @@ def cube_trace(rows, n, precision):
     return S, trace_bound(S, precision, N)
 
 
+def cube_trace_ignoring_small_gaps(rows, n, precision):
+    """The trace sum and bound computed over the pairs with G >= 2 only: what a checker that
+    let pairs with G < 2 through would compute (its histogram starts at gap 2). The invalid
+    gap cases state these, so that the gap check alone rejects them."""
+    G = cube_gaps(rows)
+    N = len(rows)
+    cols = [sum((Fraction(1, R(n, G[i][j]) ** 2) for i in range(N) if i != j and G[i][j] >= 2),
+                Fraction(0)) for j in range(N)]
+    S = trace_sum(cols, precision)
+    return S, trace_bound(S, precision, N)
+
+
+def cube_dominance_ignoring_small_gaps(rows, n):
+    G = cube_gaps(rows)
+    return [sum((Fraction(1, R(n, G[i][j])) for j in range(len(rows)) if j != i and G[i][j] >= 2),
+                Fraction(0)) for i in range(len(rows))]
+
+
 def cube_dominance(rows, n):
     G = cube_gaps(rows)
     sums = [sum((Fraction(1, R(n, G[i][j])) for j in range(len(rows)) if j != i), Fraction(0))
@@ -174,6 +192,16 @@ class FamilyCert:
         self.m, self.n, self.mode, self.positions, self.rows = m, n, mode, positions, rows
         self.steps = []
         self.pairs = []
+        self.arrangement_limit = {}  # step id -> number of S3 arrangements written
+
+    def variant(self, steps=None, pairs=None):
+        """A copy with other steps or pairs (the faulty certificates of the invalid cases):
+        its family, sums and claims follow from what it states."""
+        v = FamilyCert(self.m, self.n, self.mode, self.positions, self.rows)
+        v.steps = list(self.steps if steps is None else steps)
+        v.pairs = list(self.pairs if pairs is None else pairs)
+        v.arrangement_limit = dict(self.arrangement_limit)
+        return v
 
     def step(self, pos, q, a, b, k):
         self.steps.append((pos, q, a, b, k))
@@ -191,14 +219,21 @@ class FamilyCert:
         return r
 
     def instances(self, sid):
-        """The instances (query position, tokens) step sid needs."""
+        """The instances (query position, tokens) step sid needs: S1, S2, then S3_k (every
+        arrangement of its keys, in lexicographic order of the a/b patterns, with dependent
+        positions; `arrangement_limit[sid]` keeps only the first few)."""
         pos, q, a, b, k = self.steps[sid - 1]
         n = self.n
         out = []
         key_patterns = [["a"] * (n - 1), ["b"] * (n - 1)]
         s3 = ["a"] * k + ["b"] * (n - 1 - k)
         if self.positions == "dependent":
-            key_patterns += sorted(set(itertools.permutations(s3)))
+            # Lexicographic order of the patterns ('a' < 'b') is the lexicographic order of
+            # the tuples of a-slots, so combinations list them in sorted order without
+            # enumerating (n-1)! permutations.
+            limit = self.arrangement_limit.get(sid)
+            for slots in itertools.islice(itertools.combinations(range(n - 1), k), limit):
+                key_patterns.append(["a" if t in slots else "b" for t in range(n - 1)])
         else:
             key_patterns.append(list(reversed(s3)))  # any order will do: keys are a multiset
         for pattern in key_patterns:
@@ -263,6 +298,8 @@ def main():
     for folder in ("valid", "invalid", "malformed"):
         os.makedirs(os.path.join(HERE, folder), exist_ok=True)
         for name in os.listdir(os.path.join(HERE, folder)):
+            if name.startswith("mut_"):
+                continue  # the mutation harness's cases (scripts/mutation/) are not ours
             os.remove(os.path.join(HERE, folder, name))
 
     words = hamming8_weight4()
@@ -323,6 +360,12 @@ def main():
     lines.insert(5, "")
     lines.insert(6, "   \t ")
     write("valid", "lexical_crlf_tabs_comments.cert", "\r\n".join(lines) + "\r\n")
+    # Four-byte UTF-8 at both ends of its range (U+10000, U+10FFFF) and in between (U+1F600).
+    S, K = cube_trace(rows_h[:2], 3, 64)
+    write("valid", "utf8_four_byte_comments.cert",
+          "# \U00010000 \U0001F600 \U0010FFFF\n" +
+          cube_text(rows_h[:2], 3, "rule trace precision=64", S, K,
+                    construction="four-byte characters \U0001F600 in the text"))
     # Tokens of three 64-bit words (m = 130): random weight-40 own tokens, queries equal to
     # the complement with coordinates 129 and 130 forced to 1 (so the last word is used).
     rnd = random.Random(130)
@@ -363,6 +406,7 @@ def main():
     base_rows = rows_h[:4]
     S, K = cube_trace(base_rows, 3, 64)
     base = cube_text(base_rows, 3, "rule trace precision=64", S, K)
+    base_S = S  # the sum base states (negative_sum states its negative)
     for delta, name in ((1, "plus"), (-1, "minus")):
         write("invalid", "sum_%s_one.cert" % name, base.replace("sum %d" % S, "sum %d" % (S + delta)))
         expect("invalid", "sum_%s_one" % name, "the stated trace sum is off by %+d" % delta,
@@ -370,17 +414,26 @@ def main():
     write("invalid", "claim_too_high.cert", base.replace("claim r >= %d" % K, "claim r >= %d" % (K + 1)))
     expect("invalid", "claim_too_high", "a claim one above floor(T)+1", line_of(base, "claim"),
            "is stronger than the bound r >= %d" % K)
+    # The gap cases below state the sum and claim computed over the pairs with G >= 2 only
+    # (cube_trace_ignoring_small_gaps): a checker that let the small gap through would
+    # verify them, so the gap check is the only thing that can reject them.
     # Gap 1: <q_1,c_2> = 1 while <q_1,c_1> = 0.
     rows = [("11100000", "00011000"), ("00010000", "11100000")]
     G = cube_gaps(rows)  # G_12 = 1 - 0 = 1, G_21 = 3 - 0 = 3
     assert G[0][1] == 1 and G[1][0] == 3
-    text = cube_text(rows, 3, "rule trace precision=64", "0", 1)
+    # Without pair (1,2): c_1 = 1/R_3(3)^2 = 1/4, c_2 = 0, T = 4/5 + 1 = 9/5, bound 2.
+    S, K = cube_trace_ignoring_small_gaps(rows, 3, 64)
+    assert S == 2 ** 64 + (2 ** 64 * 4) // 5 and K == 2
+    text = cube_text(rows, 3, "rule trace precision=64", S, K)
     write("invalid", "gap_one.cert", text)
     expect("invalid", "gap_one", "rows 1 and 2 with G_12 = 1 (no gap domination step)",
            line_of(text, "row ", 1), "rows 1 and 2: gap G = <q_i,c_j> - <q_i,c_i> = 1 - 0 = 1 < 2")
     rows = [("11110000", "00001111"), ("11100000", "00011111")]
     G = cube_gaps(rows)  # G_12 = 0 - 0 = 0; G_21 = 1 - 0 = 1
-    text = cube_text(rows, 3, "rule dominance", "0", 1)
+    # Both pairs are below 2: without them both row sums are 0 and the claim is the 2 rows.
+    sums = cube_dominance_ignoring_small_gaps(rows, 3)
+    assert sums == [0, 0]
+    text = cube_text(rows, 3, "rule dominance", frac_text(max(sums)), 2)
     write("invalid", "dominance_gap_zero.cert", text)
     expect("invalid", "dominance_gap_zero", "a gap of 0 under the dominance rule",
            line_of(text, "row ", 1), "rows 1 and 2: gap G = <q_i,c_j> - <q_i,c_i> = 0 - 0 = 0")
@@ -388,7 +441,8 @@ def main():
     rows = [("11110000", "00001111"), ("00001111", "11110000"), ("11000000", "00111111")]
     G = cube_gaps(rows)
     assert G[0][1] == 4 and G[1][0] == 4 and G[0][2] == 0
-    text = cube_text(rows, 3, "rule trace precision=8", "0", 1)
+    text = cube_text(rows, 3, "rule trace precision=8",
+                     *cube_trace_ignoring_small_gaps(rows, 3, 8))
     write("invalid", "gap_zero_first_row.cert", text)
     expect("invalid", "gap_zero_first_row", "G_13 = 0 is reported at row 1's line",
            line_of(text, "row ", 1), "rows 1 and 3: gap G")
@@ -396,7 +450,8 @@ def main():
     G = cube_gaps(rows)
     assert G[0][1] == 4 and G[1][0] == 4 and G[0][2] == 2 and G[1][2] == 2
     assert G[2][0] == 0 - 2  # <q3,c1> = 0, <q3,c3> = 2
-    text = cube_text(rows, 3, "rule trace precision=8", "0", 1)
+    text = cube_text(rows, 3, "rule trace precision=8",
+                     *cube_trace_ignoring_small_gaps(rows, 3, 8))
     write("invalid", "negative_gap_row3.cert", text)
     expect("invalid", "negative_gap_row3", "G_31 = -2: the first failing pair is at row 3",
            line_of(text, "row ", 3), "rows 3 and 1: gap G = <q_i,c_j> - <q_i,c_i> = 0 - 2 = -2 < 2")
@@ -413,7 +468,8 @@ def main():
     firsts = [(i, j) for i in range(8) for j in range(8) if i != j and G[i][j] < 2]
     assert firsts and firsts[0][0] == 7, firsts
     i, j = firsts[0]
-    text = cube_text(wide_bad, 3, "rule trace precision=64", "0", 1)
+    text = cube_text(wide_bad, 3, "rule trace precision=64",
+                     *cube_trace_ignoring_small_gaps(wide_bad, 3, 64))
     write("invalid", "wide_m130_small_gap.cert", text)
     expect("invalid", "wide_m130_small_gap", "a gap below 2 found through the third token word",
            line_of(text, "row ", 8), "rows 8 and %d: gap G = <q_i,c_j> - <q_i,c_i> = %d - 1 = %d < 2"
@@ -495,6 +551,10 @@ def main():
     write("valid", "family_trace.family", ftext)
     write("valid", "family_weaker_claim.cert", fc.text("rule trace precision=64", S, K - 1, digest(ftext)))
     write("valid", "family_weaker_claim.family", ftext)
+    # HEX64 may be written in either case.
+    write("valid", "family_uppercase_digest.cert",
+          good_family_cert.replace(digest(ftext), digest(ftext).upper()))
+    write("valid", "family_uppercase_digest.family", ftext)
     # Dominance: three rows, every rho = 2 (gap-2 steps, k = 1), row sums 1/2 + 1/2 = 1.
     fam3 = FamilyCert(8, 4, "first", "independent", frows)
     for i in range(3):
@@ -520,10 +580,19 @@ def main():
     write("valid", "family_dependent_all.family", fdtext)
 
     # ---- invalid family certificates (exit 1)
+    # Each case differs from a valid certificate in one respect only: its family holds every
+    # instance its steps name (family_text of the faulty certificate), and its sum and claim
+    # are the ones its own steps and chains give (as a checker without the one check that
+    # fails would compute them). So the targeted check alone can reject it.
     def fam_case(name, cert_text, fam_text, tests, line, message, where="cert"):
         write("invalid", name + ".cert", cert_text)
         write("invalid", name + ".family", fam_text)
         expect("invalid", name, tests, line, message, where)
+
+    def consistent(v, extra=()):
+        """The family text, certificate text (trace, P = 64) and the text for a variant."""
+        vtext = v.family_text(extra=extra)
+        return vtext, v.text("rule trace precision=64", *v.trace(64), digest(vtext))
 
     fam_case("family_digest_mismatch", good_family_cert, ftext + "# one more comment\n",
              "the family file differs by one comment line from the one the digest names", 0,
@@ -545,68 +614,98 @@ def main():
              fdep.text("rule trace precision=32", *fdep.trace(32), digest(dropped)), dropped,
              "positions=dependent: one of the three arrangements of step 2's S3_1 is missing",
              line_of(dep_cert, "step 2 "), "the family has no instance S3_k = (q, a^1, b^2) with query q at position 2, keys in order:")
-    S, K = fS, fK
     chain_14 = [c for i, j, c in fc.pairs if (i, j) == (1, 4)][0]  # c1 -> z -> c4
     chain_12 = [c for i, j, c in fc.pairs if (i, j) == (1, 2)][0]  # c1 -> c2
-    # A chain that does not link: c1 -> c2, then z -> c4.
-    bad_pairs = [(i, j, (chain_12 + chain_14[1:] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
-    fam_case("family_chain_not_linking", text, ftext, "pair 1 4: c1 -> c2 followed by z -> c4",
+    # A chain that does not link: c1 -> c2, then z -> c4 (rho = 2 * 2, as before).
+    v = fc.variant(pairs=[(i, j, (chain_12 + chain_14[1:] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs])
+    vtext, text = consistent(v, noise)
+    fam_case("family_chain_not_linking", text, vtext, "pair 1 4: c1 -> c2 followed by z -> c4",
              line_of(text, "pair 1 4 "), "pair 1 4: step %d (line %d) does not link"
              % (chain_14[1], line_of(text, "step %d " % chain_14[1])))
-    bad_pairs = [(i, j, (chain_14[1:] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
-    fam_case("family_chain_wrong_start", text, ftext, "pair 1 4's chain starts at z, not c_1",
+    # Starts at z (rho_14 = 2): the sum is the one with that factor.
+    v = fc.variant(pairs=[(i, j, (chain_14[1:] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs])
+    vtext, text = consistent(v, noise)
+    fam_case("family_chain_wrong_start", text, vtext, "pair 1 4's chain starts at z, not c_1",
              line_of(text, "pair 1 4 "), "pair 1 4: the first step, step %d" % chain_14[1])
-    bad_pairs = [(i, j, (chain_12 if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
-    fam_case("family_chain_wrong_end", text, ftext, "pair 1 4's chain ends at c_2, not c_4",
+    v = fc.variant(pairs=[(i, j, (chain_12 if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs])
+    vtext, text = consistent(v, noise)
+    fam_case("family_chain_wrong_end", text, vtext, "pair 1 4's chain ends at c_2, not c_4",
              line_of(text, "pair 1 4 "), "pair 1 4: the last step's b differs from the own token c_j")
-    sid_41 = [c for i, j, c in fc.pairs if (i, j) == (4, 1)][0]
-    bad_pairs = [(i, j, (sid_41 if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=bad_pairs)
-    fam_case("family_chain_wrong_query", text, ftext, "pair 1 4 uses a step made for row 4's query",
+    # A step from c_1 to c_4 made for another query q' (q_1 with its first 1 cleared): it starts
+    # and ends where pair 1 4 needs, gap <q',c4> - <q',c1> = 3 - 0 = 3, f = 2 * 2 = 4 (the same
+    # rho_14 as the real chain); only its query differs from q_1.
+    q1, c1, c4 = fr[0][1], fr[0][0], fr[3][0]
+    q_other = q1.replace("1", "0", 1)
+    assert ov(q_other, c4) - ov(q_other, c1) == 3
+    v = fc.variant()
+    sid_other = v.step(1, q_other, c1, c4, 1)
+    v.pairs = [(i, j, ([sid_other] if (i, j) == (1, 4) else c)) for i, j, c in fc.pairs]
+    assert v.rho([sid_other]) == fc.rho(chain_14) == 4
+    vtext, text = consistent(v, noise)
+    fam_case("family_chain_wrong_query", text, vtext, "pair 1 4 uses a step made for another query",
              line_of(text, "pair 1 4 "), "has q different from the query token q_i of row i")
-    missing = [p for p in fc.pairs if (p[0], p[1]) != (2, 3)]
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=missing)
-    fam_case("family_missing_pair", text, ftext, "no pair line for rows 2 3", line_of(text, "pairs"),
+    v = fc.variant(pairs=[p for p in fc.pairs if (p[0], p[1]) != (2, 3)])
+    vtext, text = consistent(v, noise)
+    fam_case("family_missing_pair", text, vtext, "no pair line for rows 2 3", line_of(text, "pairs"),
              "no pair line for rows 2 3")
     dup = fc.pairs[:5] + [fc.pairs[1]] + fc.pairs[5:]
     dup = [p for p in dup if (p[0], p[1]) != (4, 3)]  # keep the count at N(N-1)
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), pairs=dup)
-    fam_case("family_duplicate_pair", text, ftext, "pair 1 3 given twice",
+    v = fc.variant(pairs=dup)
+    vtext, text = consistent(v, noise)
+    fam_case("family_duplicate_pair", text, vtext, "pair 1 3 given twice",
              line_of(text, "pair %d %d " % fc.pairs[1][:2], 2),
              "pair 1 3: a second pair line for the same rows (the first is on line %d)"
              % line_of(text, "pair %d %d " % fc.pairs[1][:2], 1))
-    # k = 2 on a gap-2 step: f = (4-1-2)(2-1)/2 = 1/2 < 1.
+    # k = 2 on a gap-2 step: f = (4-1-2)(2-1)/2 = 1/2 < 1. The family has its S3_2 and the
+    # sum uses rho_12 = 1/2.
     steps = list(fc.steps)
     pos, q, a, b, k = steps[0]
     steps[0] = (pos, q, a, b, 2)
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
-    fam_case("family_factor_below_one", text, ftext, "k = 2 on a gap-2 step gives f = 1/2",
+    v = fc.variant(steps=steps)
+    assert v.factor(1) == Fraction(1, 2)
+    vtext, text = consistent(v, noise)
+    fam_case("family_factor_below_one", text, vtext, "k = 2 on a gap-2 step gives f = 1/2",
              line_of(text, "step 1 "), "factor f = (N-1-k)(g-1)/k = 1/2 < 1")
+    # k = 0 would divide by zero in f: the range check must come first.
+    steps[0] = (pos, q, a, b, 0)
+    v = fc.variant(steps=steps)
+    vtext = v.family_text(extra=noise)  # S3_0 = (q, b^3) = S2
+    text = v.text("rule trace precision=64", fS, fK, digest(vtext))
+    fam_case("family_k_zero", text, vtext, "k = 0: f = (N-1-k)(g-1)/k is undefined",
+             line_of(text, "step 1 "), "k=0 is outside 1..N-2 = 1..2")
+    # k = 3 > N-2 = 2 gives f = 0 as well, so this fault never stands alone; the sum is the
+    # one before the change (S3_3 = (q, a^3) = S1 is in the family).
     steps[0] = (pos, q, a, b, 3)
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
-    fam_case("family_k_too_large", text, ftext, "k = 3 > N-2 = 2", line_of(text, "step 1 "),
+    v = fc.variant(steps=steps)
+    vtext = v.family_text(extra=noise)
+    text = v.text("rule trace precision=64", fS, fK, digest(vtext))
+    fam_case("family_k_too_large", text, vtext, "k = 3 > N-2 = 2", line_of(text, "step 1 "),
              "k=3 is outside 1..N-2 = 1..2")
-    steps[0] = (pos, q, b, a, 1)
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
-    fam_case("family_step_gap_negative", text, ftext, "a and b swapped: gap -2", line_of(text, "step 1 "),
-             "gap g = <q,b> - <q,a> = -2 < 2")
+    # A further step with a and b of step 1 swapped (gap -2), used by no chain: every step is
+    # checked. (A gap below 2 makes f = (N-1-k)(g-1)/k < 1 too: that cannot be avoided.)
+    v = fc.variant()
+    pos, q, a, b, k = fc.steps[0]
+    sid_swapped = v.step(pos, q, b, a, 1)
+    vtext, text = consistent(v, noise)
+    fam_case("family_step_gap_negative", text, vtext, "a and b swapped: gap -2",
+             line_of(text, "step %d " % sid_swapped), "gap g = <q,b> - <q,a> = -2 < 2")
+    # Step 1 at position 2 under mode=first; the family has its instances at position 2.
+    steps = list(fc.steps)
     steps[0] = (2, q, a, b, 1)
-    text = fc.text("rule trace precision=64", S, K, digest(ftext), steps=steps)
-    fam_case("family_mode_first_pos2", text, ftext, "mode=first but a step queries position 2",
+    v = fc.variant(steps=steps)
+    vtext, text = consistent(v, noise)
+    fam_case("family_mode_first_pos2", text, vtext, "mode=first but a step queries position 2",
              line_of(text, "step 1 "), "mode=first queries position 1, but the step has pos=2")
-    text = fc.text("rule trace precision=64", S + 1, K, digest(ftext))
+    text = fc.text("rule trace precision=64", fS + 1, fK, digest(ftext))
     fam_case("family_wrong_sum", text, ftext, "family trace sum off by one", line_of(text, "sum"),
-             "differs from the recomputed sum %d" % S)
-    text = fc.text("rule trace precision=64", S, K + 1, digest(ftext))
+             "differs from the recomputed sum %d" % fS)
+    text = fc.text("rule trace precision=64", fS, fK + 1, digest(ftext))
     fam_case("family_claim_too_high", text, ftext, "family claim one above the bound", line_of(text, "claim"),
-             "stronger than the bound r >= %d" % K)
+             "stronger than the bound r >= %d" % fK)
     # A well-formed family of length 5 (each instance gets one more copy of its last token).
     other = "\n".join(line + " " + line.split()[-1] if line[:1].isdigit() else line
                       for line in ftext.split("\n")).replace("n=4", "n=5", 1)
-    fam_case("family_header_mismatch", fc.text("rule trace precision=64", S, K, digest(other)), other,
+    fam_case("family_header_mismatch", fc.text("rule trace precision=64", fS, fK, digest(other)), other,
              "the family's n=5 differs from the task's n=4", 1, "the family has m=8 n=5", where="family")
     # positions=dependent, mode=all: pair 2 1 queries position 3 while the others query 2.
     # Every instance each step needs is present, so the mix of positions is the only fault.
@@ -622,6 +721,66 @@ def main():
              "positions=dependent with chains querying positions 2 and 3 (different summed kernels)",
              line_of(text, "pair 2 1 "), "pair 2 1: positions=dependent needs one query position for all "
              "chains: this chain has pos=3, the chain on line %d pos=2" % line_of(text, "pair 1 2 "))
+    # One chain whose own steps move from position 2 to position 3: the rows of fc, mode=all,
+    # every chain starts at position 2 (so the check across chains passes), and pair 1 4 is
+    # c1 -> z at position 2, then z -> c4 at position 3 (rho_14 = 2 * 2). Every instance of
+    # every step, with every arrangement under positions=dependent, is in the family; the
+    # sum and claim are those of these chains. Only the check within a chain rejects it.
+    for positions in ("dependent", "independent"):
+        fpos = FamilyCert(8, 4, "all", positions, fr)
+        for (i, j, chain) in fc.pairs:
+            moved = []
+            for t, sid in enumerate(chain):
+                _, q, a, b, k = fc.steps[sid - 1]
+                moved.append(fpos.step(2 if t == 0 else 3, q, a, b, k))
+            fpos.pairs.append((i, j, moved))
+        assert [fpos.steps[s - 1][0] for s in [c for i, j, c in fpos.pairs if (i, j) == (1, 4)][0]] == [2, 3]
+        assert fpos.rho([c for i, j, c in fpos.pairs if (i, j) == (1, 4)][0]) == 4
+        fptext = fpos.family_text()
+        text = fpos.text("rule trace precision=64", *fpos.trace(64), digest(fptext))
+        second = [c for i, j, c in fpos.pairs if (i, j) == (1, 4)][0][1]
+        fam_case("family_%s_chain_changes_position" % positions, text, fptext,
+                 "positions=%s: the chain of pair 1 4 has its first step at position 2 and its "
+                 "second at position 3" % positions, line_of(text, "pair 1 4 "),
+                 "pair 1 4: step %d (line %d) has pos=3, the chain's earlier steps pos=2"
+                 % (second, line_of(text, "step %d " % second)))
+    # positions=dependent, n = 12: step 1 (pair 1 2) has k = 5, so S3_5 needs C(11,5) = 462
+    # arrangements of its keys, but the family holds only 67 instances (S1 of each row, S2 of
+    # each step, the 11 arrangements of each of the five k = 1 steps, and 3 of the 462). The
+    # checker refuses before looking them up one by one. f = (12-1-5)(2-1)/5 = 6/5 >= 1 and
+    # the sum and claim use rho_12 = 6/5, the other rho = 10.
+    fbig = FamilyCert(8, 12, "all", "dependent", frows)
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                k = 5 if (i, j) == (0, 1) else 1
+                fbig.pairs.append((i + 1, j + 1, [fbig.step(1, frows[i][1], frows[i][0], frows[j][0], k)]))
+    fbig.arrangement_limit[1] = 3
+    assert fbig.factor(1) == Fraction(6, 5) and fbig.factor(2) == 10
+    fbtext = fbig.family_text()
+    count = sum(1 for line in fbtext.split("\n") if line[:1].isdigit())
+    assert count == 67 < 462
+    text = fbig.text("rule trace precision=64", *fbig.trace(64), digest(fbtext))
+    fam_case("family_dependent_too_many_arrangements", text, fbtext,
+             "S3_5 of step 1 needs C(11,5) = 462 arrangements; the family has 67 instances",
+             line_of(text, "step 1 "), "S3_k = (q, a^5, b^6) needs C(N-1,k) arrangements of its keys, "
+             "more than the 67 instances in the family")
+    # The boundary: one row (no pairs), one step with n = 5, k = 2, C(4,2) = 6 arrangements; the
+    # family holds S1, S2 and 4 of the 6, exactly 6 instances. C(N-1,k) is not more than the
+    # family, so the checker looks the arrangements up and names the first missing one, the
+    # fifth in the checker's order, which is lexicographic ('a' < 'b'): of aabb, abab, abba,
+    # baab, baba, bbaa the family keeps the first four, and the fifth is b a b a.
+    fcap = FamilyCert(8, 5, "all", "dependent", frows[:1])
+    fcap.step(1, frows[0][1], frows[0][0], frows[1][0], 2)
+    fcap.arrangement_limit[1] = 4
+    fctext = fcap.family_text()
+    assert sum(1 for line in fctext.split("\n") if line[:1].isdigit()) == 6
+    text = fcap.text("rule trace precision=64", *fcap.trace(64), digest(fctext))
+    assert fcap.trace(64) == (2 ** 64, 1)
+    fam_case("family_dependent_arrangements_at_family_size", text, fctext,
+             "C(4,2) = 6 arrangements and 6 instances: no refusal up front, the fifth arrangement is missing",
+             line_of(text, "step 1 "), "the family has no instance S3_k = (q, a^2, b^2) with query q at "
+             "position 1, keys in order: b a b a")
     # Dominance above 1: gap-2 steps with k=2 on a family with n=5: f = (5-1-2)(1)/2 = 1,
     # row sums 1 + 1 = 2 > 1.
     f5 = FamilyCert(8, 5, "first", "independent", frows)
@@ -672,7 +831,7 @@ def main():
         "expected n as a decimal integer without sign")
     bad("leading_zero", with_line(3, "rule trace precision=064"), "precision=064", 3,
         "expected precision as a decimal integer without sign or leading zeros, found '064'")
-    bad("negative_sum", with_line(9, "sum -%d" % S), "a negative sum", 9,
+    bad("negative_sum", with_line(9, "sum -%d" % base_S), "a negative sum", 9,
         "the trace rule's sum must be a decimal integer")
     bad("truncated_no_end", "\n".join(L[:9]) + "\n", "the file stops after 'sum'", 9,
         "unexpected end of file: expected 'claim'")
@@ -775,6 +934,57 @@ def main():
     fbad = ftext.replace("\n1 ", "\n5 ", 1)
     bad("family_file_bad_position", good_family_cert, "query position 5 in a family of length 4", 3,
         "the query position 5 exceeds the limit 4", family=fbad, where="family")
+
+    # ---- messages of the parser that no case above reaches
+    bad("unknown_class", with_line(2, L[1].replace("class=NK", "class=XX")), "class=XX", 2,
+        "unknown class 'XX', expected NK or PF")
+    bad("unknown_positions", with_line(2, L[1].replace("positions=independent", "positions=sometimes")),
+        "positions=sometimes", 2, "unknown positions 'sometimes', expected independent or dependent")
+    bad("m_zero", with_line(2, L[1].replace("m=8", "m=0")), "m=0", 2, "m=0 is out of range 1..4096")
+    bad("unknown_task_kind", with_line(2, L[1].replace("task cube", "task square")), "task square ...", 2,
+        "expected 'task cube ...' or 'task family ...'")
+    bad("task_without_kind", with_line(2, "task"), "a task line with no kind", 2,
+        "expected 'task cube ...' or 'task family ...'")
+    bad("unknown_rule_kind", with_line(3, "rule average"), "rule average", 3,
+        "expected 'rule trace precision=<P>' or 'rule dominance'")
+    bad("pairs_in_cube", "\n".join(L[:8] + ["pairs 0"] + L[8:]), "a pairs block in a cube certificate", 9,
+        "'pairs' appears in family certificates only")
+    bad("claim_leading_zero", with_line(10, "claim r >= 02"), "claim r >= 02", 10,
+        "expected K as a decimal integer without sign or leading zeros, found '02'")
+    dom = cube_text(rows_h, 20, "rule dominance", "1/02", 14)
+    bad("fraction_part_leading_zero", dom, "sum 1/02", line_of(dom, "sum"),
+        "expected the sum as an integer or a fraction p/q, found '1/02'")
+    bad("utf8_above_u10ffff", (base.rstrip("\n") + " # ").encode() + b"\xf4\x90\x80\x80\n",
+        "F4 90 80 80 would be U+110000, above U+10FFFF", 11, "invalid UTF-8 at column 7", binary=True)
+    bad("utf8_overlong_four_bytes", (base.rstrip("\n") + " # ").encode() + b"\xf0\x8f\xbf\xbf\n",
+        "F0 8F BF BF is U+FFFF in four bytes (overlong)", 11, "invalid UTF-8 at column 7", binary=True)
+    bad("pair_row_zero", fwith(pair_line, "pair 0 2 : 1"), "row index 0", pair_line,
+        "row indices count from 1", family=ftext)
+    bad("pair_step_zero", fwith(pair_line, "pair 1 2 : 0"), "step id 0", pair_line,
+        "step ids count from 1", family=ftext)
+    steps_line = line_of(good_family_cert, "steps ")
+    rows_line = line_of(good_family_cert, "rows ")
+    no_steps = "\n".join(F[:steps_line - 1] + ["steps 0"] + F[rows_line - 1:])
+    bad("pair_step_without_steps", no_steps, "a pair names step 1 under 'steps 0'", line_of(no_steps, "pair "),
+        "step id '1' but no steps are declared", family=ftext)
+    step1 = line_of(good_family_cert, "step 1 ")
+    bad("step_token_width", fwith(step1, F[step1 - 1].replace(" q=", " q=0", 1)), "a 9-bit q= at m=8", step1,
+        "has width 9, expected m=8", family=ftext)
+    bad("family_digest_not_hex", fwith(2, F[1].replace("sha256=" + digest(ftext)[0], "sha256=g")),
+        "64 characters, one of them 'g'", 2, "sha256= must be 64 hexadecimal digits", family=ftext)
+    bad("family_file_bad_keyword", good_family_cert, "the family header says kernelrank-families", 1,
+        "expected header 'kernelrank-family 1 m=<m> n=<n>'",
+        family=ftext.replace("kernelrank-family 1", "kernelrank-families 1", 1), where="family")
+    bad("family_file_bad_version", good_family_cert, "family format version 2", 1,
+        "unsupported family format version '2', expected 1",
+        family=ftext.replace("kernelrank-family 1", "kernelrank-family 2", 1), where="family")
+    flines = ftext.split("\n")
+    assert flines[2][:1] == "1"
+    fields = flines[2].split(" ")
+    fields[2] = fields[2][:2] + "2" + fields[2][3:]
+    flines[2] = " ".join(fields)
+    bad("family_file_bad_token", good_family_cert, "a '2' in the first key of the first instance", 3,
+        "token has '2' at coordinate 3, expected only '0' and '1'", family="\n".join(flines), where="family")
 
 
 def cube_trace_fast(rows, n, precision):

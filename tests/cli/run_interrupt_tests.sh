@@ -6,8 +6,15 @@
 # the command again must give byte-identical files (determinism).
 #
 # The points are events, not delays: "as soon as the process runs", "once K certificates
-# exist", "while a temporary file exists". A run may finish before its signal lands; the
-# checks hold either way.
+# exist", "while a temporary file exists". At each point the process is first frozen with
+# SIGSTOP, so that what the test sees next cannot change; if it still has work left (fewer
+# certificates than the full set, its temporary file not yet renamed, its second file not yet
+# written), the signal is sent, the process resumed, and it must die by that signal: exit
+# status 130 for SIGINT, 143 for SIGTERM. A binary that ignored the signals, or caught them
+# and exited normally, would finish its work instead and fail here. Only when the frozen
+# process has no work left (it finished just before) may it end either way. Every command
+# must be caught with work left, after its first write began (so with the handler installed),
+# at least once; the points that are short windows are retried (up to 5 runs) until one is.
 # Usage: run_interrupt_tests.sh KERNELRANK SOURCE_DIR
 set -u
 shopt -s nullglob
@@ -81,17 +88,44 @@ same_files() {  # same_files LABEL DIR REFERENCE_DIR: the same names and bytes
   fi
 }
 
-# stop PID SIGNAL: sends the signal and reaps the process; a process killed by the
-# signal has status 128 + its number, one that finished first has its own exit code.
-stop() {
-  local pid=$1 signal=$2
+fewer_certificates() { ! at_least_certificates "$1" "$2"; }
+lacks() { [ ! -e "$1" ]; }
+
+# interrupt LABEL PID SIGNAL CONDITION ARGS...: freezes the process (SIGSTOP), then evaluates
+# CONDITION, which holds when the process provably has work left. Sends SIGNAL and resumes
+# the process (SIGCONT; the pending signal is delivered before it runs on) and reaps it.
+# With work left it must have died by the signal (status 128 + its number); otherwise it may
+# also have finished (status 0). Sets last_required to 1 when death was required, else 0.
+required=0
+last_required=0
+interrupt() {
+  local label=$1 pid=$2 signal=$3
+  shift 3
+  kill -STOP "$pid" 2>/dev/null
+  local work_left=0
+  "$@" && work_left=1
   kill -s "$signal" "$pid" 2>/dev/null
+  kill -CONT "$pid" 2>/dev/null
   wait "$pid"
   local status=$?
+  local death=$((128 + $(kill -l "$signal")))
   check
-  if [ "$status" -ne 0 ] && [ "$status" -lt 128 ]; then
-    fail "interrupted run exited with $status (expected death by SIG$signal or success)"
+  last_required=$work_left
+  if [ "$work_left" -eq 1 ]; then
+    [ "$status" -eq "$death" ] ||
+      fail "$label: exited with $status, expected death by SIG$signal (status $death)"
+  elif [ "$status" -ne 0 ] && [ "$status" -ne "$death" ]; then
+    fail "$label: exited with $status (expected death by SIG$signal or success)"
+  else
+    echo "note: $label: the process had finished its work when frozen; death not required"
   fi
+}
+# caught_with_work_left COMMAND: some scenario of COMMAND with the handler installed required
+# death by the signal ($required counts them).
+caught_with_work_left() {
+  check
+  [ "$required" -gt 0 ] || fail "$1: no scenario caught the process with work left"
+  required=0
 }
 
 # ---- bound --table --cert-dir: one certificate per m -------------------------------------
@@ -111,12 +145,15 @@ for spec in "0 INT" "1 TERM" "3 INT" "5 TERM"; do
   mkdir -p "$dir"
   launch "${table[@]}" --cert-dir "$dir"
   wait_until "$pid" 0.01 at_least_certificates "$dir" "$certs"
-  stop "$pid" "$signal"
+  interrupt "bound --table, SIG$signal after $certs certificates" "$pid" "$signal" \
+    fewer_certificates "$dir" "$expected"
+  [ "$certs" -gt 0 ] && required=$((required + last_required))
   check_outputs "bound --table, SIG$signal after $certs certificates" "$dir" "$work/table-ref"
   # A second run into the same directory completes the set, byte for byte.
   "${table[@]}" --cert-dir "$dir" >/dev/null || fail "bound --table rerun failed"
   same_files "bound --table rerun after SIG$signal" "$dir" "$work/table-ref"
 done
+caught_with_work_left "bound --table"
 
 # ---- a large family file: signal while its temporary file exists -------------------------
 # 2^20 instances (about 25 MB): writing and syncing it leaves a window in which the
@@ -127,19 +164,28 @@ mkdir -p "$work/family-ref"
   fail "uninterrupted instances --out failed"
 for signal in TERM INT; do
   dir=$work/family-$signal
-  mkdir -p "$dir"
-  launch "${instances[@]}" --out "$dir/all.family"
-  if wait_until "$pid" "" has_temporary "$dir"; then
-    stop "$pid" "$signal"
-    [ -e "$dir/all.family" ] && echo "note: instances --out finished its write before SIG$signal"
-  else
-    wait "$pid"
-    echo "note: the temporary file of instances --out was not seen; no SIG$signal sent"
-  fi
+  for attempt in 1 2 3 4 5; do
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    launch "${instances[@]}" --out "$dir/all.family"
+    if wait_until "$pid" "" has_temporary "$dir"; then
+      # Frozen with its temporary file still there, it has not renamed it yet: the handler
+      # must remove it and the process die.
+      interrupt "instances --out, SIG$signal during the write" "$pid" "$signal" has_temporary "$dir"
+      [ -e "$dir/all.family" ] && echo "note: instances --out finished its write before SIG$signal"
+    else
+      wait "$pid"
+      last_required=0
+      echo "note: the temporary file of instances --out was not seen; no SIG$signal sent"
+    fi
+    [ "$last_required" -eq 1 ] && break
+  done
+  required=$((required + last_required))
   check_outputs "instances --out, SIG$signal during the write" "$dir" "$work/family-ref"
   "${instances[@]}" --out "$dir/all.family" >/dev/null || fail "instances --out rerun failed"
   same_files "instances --out rerun after SIG$signal" "$dir" "$work/family-ref"
 done
+caught_with_work_left "instances --out"
 
 # ---- witness: a family file and its certificate ------------------------------------------
 witness=("$kr" --quiet witness --golay octads --max-instances 2000)
@@ -150,16 +196,26 @@ for spec in "start INT" "family TERM"; do
   set -- $spec
   event=$1 signal=$2
   dir=$work/witness-$event
-  mkdir -p "$dir"
-  launch "${witness[@]}" --out "$dir/w.family" --cert "$dir/w.cert"
-  if [ "$event" = family ]; then
-    wait_until "$pid" "" has_any_file "$dir"
-  fi
-  stop "$pid" "$signal"
+  for attempt in 1 2 3 4 5; do
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    launch "${witness[@]}" --out "$dir/w.family" --cert "$dir/w.cert"
+    if [ "$event" = family ]; then
+      wait_until "$pid" "" has_any_file "$dir"
+    fi
+    # Until the certificate (its second file) exists, it has work left.
+    interrupt "witness, SIG$signal at $event" "$pid" "$signal" lacks "$dir/w.cert"
+    # At the start no handler is installed yet (the default action ends it): only the
+    # point after the first write began counts, and it is retried until caught.
+    [ "$event" = start ] && break
+    [ "$last_required" -eq 1 ] && break
+  done
+  [ "$event" = family ] && required=$((required + last_required))
   check_outputs "witness, SIG$signal at $event" "$dir" "$work/witness-ref"
   "${witness[@]}" --out "$dir/w.family" --cert "$dir/w.cert" >/dev/null || fail "witness rerun failed"
   same_files "witness rerun after SIG$signal" "$dir" "$work/witness-ref"
 done
+caught_with_work_left "witness"
 
 echo "$checks checks, $failures failures"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+# Mutation testing of the certificate checker (src/check/) and of the producer's exact core
+# (R_n, gap domination, the trace and dominance sums, the comparison with 1/2, the order
+# argument); docs/robustness.md, "Mutation testing".
+#
+# The mutants come from scripts/mutation/mutants.py (a fixed, deterministic list; one
+# mutation each). The script copies the source tree once to WORK/src, configures WORK/build
+# once (Ninja when available, -DKERNELRANK_TORCH=OFF), builds and tests the unmutated tree,
+# then for each mutant: applies it, rebuilds only the targets it touches (ninja recompiles
+# the one mutated file and relinks), runs the tests with a timeout, restores the file.
+#
+#   checker mutant: kernelrank_check_tests, tests/check/run_cert_corpus.sh and
+#                   tests/cli/run_bound_certificates.sh with the mutant kernelrank-check
+#   core mutant:    the kernelrank_tests cases of the mutated file's area (doctest -tc),
+#                   then, if they pass, the whole kernelrank_tests
+#
+# A mutant is killed when a test fails, crashes or times out; stillborn when it does not
+# compile (not counted in the score); survived otherwise. A survivor listed with its reason
+# in scripts/mutation/equivalent.txt is shown as "equivalent" (it still counts as
+# survived). One table row per mutant, then
+#   mutants: N, killed K, survived S (equivalent E), stillborn B, score P%
+# with P = K / (K + S).
+# Everything on stdout is deterministic except the final "time:" line.
+#
+# Usage: scripts/mutate-checker.sh [MODE] [OPTIONS]
+#   --all            every mutant (default)
+#   --sample         the fixed CI sample, scripts/mutation/sample.txt: all must be killed
+#                    (first stage of tests only)
+#   --only KEY...    the named mutants (keys from --list)
+#   --list           print the mutant list and exit
+#   --group G        checker or core only (with --all or --list)
+#   --work DIR       scratch directory (default ${TMPDIR:-/tmp}/kernelrank-mutation); reused
+#                    across runs, only changed source files are copied again
+#   --results FILE   also write the table as tab-separated values
+#   --jobs N         build jobs (default 2)
+# Exit: 0 when every survivor is a listed equivalent (for --sample: all killed), 1 otherwise, 2 on errors
+# (the unmutated tree fails to build or to pass its tests).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+gen=$root/scripts/mutation/mutants.py
+mode=all
+group=
+work=${TMPDIR:-/tmp}/kernelrank-mutation
+results=
+jobs=2
+only=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --all) mode=all ;;
+    --sample) mode=sample ;;
+    --list) mode=list ;;
+    --only) mode=only; shift
+            while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do only+=("$1"); shift; done
+            continue ;;
+    --group) group=$2; shift ;;
+    --work) work=$2; shift ;;
+    --results) results=$2; shift ;;
+    --jobs) jobs=$2; shift ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "mutate-checker.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+group_args=()
+[ -n "$group" ] && group_args=(--group "$group")
+if [ "$mode" = list ]; then
+  exec python3 "$gen" list --root "$root" "${group_args[@]}"
+fi
+
+started=$(date +%s)
+src=$work/src
+bld=$work/build
+log=$work/log
+mkdir -p "$work" "$log" || exit 2
+work=$(cd "$work" && pwd); src=$work/src; bld=$work/build; log=$work/log
+
+# ---- the scratch tree ----------------------------------------------------------------
+python3 "$gen" sync --root "$root" --to "$src" --skip "$work" || exit 2
+if [ ! -f "$bld/CMakeCache.txt" ]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S "$src" -B "$bld" "${generator[@]}" -DKERNELRANK_TORCH=OFF \
+        -DCMAKE_BUILD_TYPE=Release > "$log/configure.log" 2>&1 ||
+    { echo "mutate-checker.sh: configuring $bld failed, see $log/configure.log" >&2; exit 2; }
+fi
+
+checker_targets=(kernelrank_check_tests kernelrank-check)
+core_targets=(kernelrank_tests)
+
+# The doctest cases of each core file's area (first stage).
+core_filter() {
+  local kills="core mutation kills:*"
+  case $1 in
+    src/amplification.cpp) echo "$kills,amplification:*,domination:*,rank-bound:*,counterexample:*,witness:*,certify:*" ;;
+    src/domination_check.cpp) echo "$kills,domination:*,counterexample:*" ;;
+    src/rank_bound.cpp) echo "$kills,rank-bound:*,witness:*,certify:*,search: r = 1 at m = 4*" ;;
+    src/evaluate.cpp) echo "$kills,evaluate:*,builtin:*,domination:*,counterexample:*,oracle:*,profiles: agree*" ;;
+    src/tabulated_eval.cpp) echo "$kills,evaluate:*,builtin:*,counterexample:*,softmax-base:*" ;;
+    src/rank_task.cpp) echo "$kills,search: the cube task*,search: r = 1 at m = 4*,search: the order argument*,search: r = 3 at m = 5*,search: the minimal-rank*" ;;
+    *) echo "*" ;;
+  esac
+}
+
+# Soft limits only, so that the tests' own child processes can still set theirs.
+limited() {  # limited SECONDS CMD...: run with a timeout and a 6 GB address-space cap
+  local seconds=$1; shift
+  ( ulimit -S -v 6000000; exec timeout -k 5 "$seconds" "$@" )
+}
+
+build() {  # build LOGFILE TARGET...
+  local out=$1; shift
+  nice -n 15 cmake --build "$bld" -j "$jobs" --target "$@" > "$out" 2>&1
+}
+
+first_doctest_failure() {  # the first failing test case named in a doctest log
+  local name
+  name=$(grep -m1 '^TEST CASE:' "$1" | sed 's/^TEST CASE: *//')
+  [ -n "$name" ] && echo "$name" || echo "(no test case named)"
+}
+
+# run_stage NAME LOGFILE: runs one stage of tests; prints the kill reason and returns 1 when
+# the stage fails.
+stage_result=
+run_stage() {
+  local name=$1 out=$2 rc
+  case $name in
+    check_tests) limited 60 "$bld/kernelrank_check_tests" > "$out" 2>&1 ;;
+    corpus) limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
+              "$src/tests/certs" > "$out" 2>&1 ;;
+    bound_certs) limited 120 bash "$src/tests/cli/run_bound_certificates.sh" "$bld/kernelrank-check" \
+                   "$src" > "$out" 2>&1 ;;
+    core_area) limited 300 "$bld/kernelrank_tests" "-tc=$(core_filter "$current_file")" > "$out" 2>&1 ;;
+    core_full) limited 600 "$bld/kernelrank_tests" > "$out" 2>&1 ;;
+  esac
+  rc=$?
+  [ $rc -eq 0 ] && return 0
+  local why
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    why="timeout"
+  else
+    case $name in
+      check_tests|core_area|core_full) why=$(first_doctest_failure "$out") ;;
+      corpus) why=$(grep -m1 '^FAIL ' "$out" | sed 's/^FAIL \([^:]*\):.*/\1/') ;;
+      bound_certs) why=$(grep -m1 '^FAIL' "$out" | sed 's/^FAIL: //; s/ .*//') ;;
+    esac
+    [ $rc -gt 128 ] && why="$why (signal $((rc - 128)))"
+  fi
+  stage_result="$name: $why"
+  return 1
+}
+
+stages_for() {  # stages_for GROUP
+  if [ "$1" = checker ]; then
+    echo "check_tests corpus bound_certs"
+  else
+    if [ "$mode" = sample ]; then echo "core_area"; else echo "core_area core_full"; fi
+  fi
+}
+
+# ---- the mutant list -------------------------------------------------------------------
+case $mode in
+  all) mapfile -t keys < <(python3 "$gen" list --root "$src" --format tsv "${group_args[@]}" | cut -f2) ;;
+  sample) mapfile -t keys < <(grep -v '^#' "$root/scripts/mutation/sample.txt" | awk 'NF { print $1 }') ;;
+  only) keys=("${only[@]}") ;;
+esac
+[ ${#keys[@]} -gt 0 ] || { echo "mutate-checker.sh: no mutants" >&2; exit 2; }
+declare -A info equivalent
+while read -r key reason; do
+  case $key in ''|'#'*) continue ;; esac
+  equivalent[$key]=$reason
+done < "$root/scripts/mutation/equivalent.txt"
+while IFS=$'\t' read -r number key grp op where what; do
+  info[$key]="$number"$'\t'"$grp"$'\t'"$op"$'\t'"$where"$'\t'"$what"
+done < <(python3 "$gen" list --root "$src" --format tsv)
+need_checker=0; need_core=0; core_files=()
+for key in "${keys[@]}"; do
+  if [ -z "${info[$key]+x}" ]; then
+    echo "mutate-checker.sh: no mutant $key in the current sources (its line changed?)" >&2; exit 2
+  fi
+  IFS=$'\t' read -r _ grp _ where _ <<< "${info[$key]}"
+  if [ "$grp" = checker ]; then need_checker=1; else need_core=1; core_files+=("${where%%:*}"); fi
+done
+
+# ---- the unmutated tree must build and pass -----------------------------------------
+targets=()
+[ $need_checker -eq 1 ] && targets+=("${checker_targets[@]}")
+[ $need_core -eq 1 ] && targets+=("${core_targets[@]}")
+echo "c building the unmutated tree in $bld" >&2
+build "$log/baseline-build.log" "${targets[@]}" ||
+  { echo "mutate-checker.sh: the unmutated tree does not build, see $log/baseline-build.log" >&2; exit 2; }
+baseline_stages=()
+[ $need_checker -eq 1 ] && baseline_stages+=(check_tests corpus bound_certs)
+if [ "$mode" = sample ]; then
+  for f in $(printf '%s\n' "${core_files[@]}" | sort -u); do baseline_stages+=("core_area:$f"); done
+elif [ $need_core -eq 1 ]; then
+  baseline_stages+=(core_full)
+fi
+for st in "${baseline_stages[@]}"; do
+  current_file=${st#core_area:}
+  name=${st%%:*}
+  if ! run_stage "$name" "$log/baseline-$name.log"; then
+    echo "mutate-checker.sh: the unmutated tree fails $stage_result (log $log/baseline-$name.log)" >&2
+    exit 2
+  fi
+done
+
+# ---- the mutants ------------------------------------------------------------------------
+saved=$work/saved-source
+current_file=
+restore() {
+  if [ -n "$current_file" ] && [ -f "$saved" ]; then
+    cp "$saved" "$src/$current_file" && rm -f "$saved"
+  fi
+}
+trap 'restore; exit 130' INT TERM
+trap 'restore' EXIT
+
+[ -n "$results" ] && printf '#\tkey\tgroup\toperator\tlocation\tresult\tkilled by\tchange\n' > "$results"
+printf '%-4s %-22s %-7s %-8s %-36s %-9s %s\n' "#" mutant group operator "file:line" result "killed by"
+n=0; killed=0; survived=0; stillborn=0; equivalents=0
+declare -A g_total g_killed g_survived g_stillborn g_equivalent
+for key in "${keys[@]}"; do
+  IFS=$'\t' read -r number grp op where what <<< "${info[$key]}"
+  current_file=${where%%:*}
+  cp "$src/$current_file" "$saved" || exit 2
+  python3 "$gen" show "$key" --root "$src" > "$log/mutant.diff" 2>/dev/null || true
+  python3 "$gen" apply "$key" --root "$src" > /dev/null || { restore; exit 2; }
+  if [ "$grp" = checker ]; then tg=("${checker_targets[@]}"); else tg=("${core_targets[@]}"); fi
+  result=survived; by="-"
+  if ! build "$log/mutant-build.log" "${tg[@]}"; then
+    result=stillborn; by="does not compile"
+  else
+    for st in $(stages_for "$grp"); do
+      if ! run_stage "$st" "$log/mutant-$st.log"; then
+        result=killed; by=$stage_result; break
+      fi
+    done
+  fi
+  if [ "$result" = survived ]; then
+    cp "$log/mutant.diff" "$log/survivor-$key.diff"
+    if [ -n "${equivalent[$key]+x}" ]; then
+      result=equivalent; by="(${equivalent[$key]%%:*})"
+      equivalents=$((equivalents + 1)); g_equivalent[$grp]=$(( ${g_equivalent[$grp]:-0} + 1 ))
+    fi
+  fi
+  restore
+  current_file=
+  n=$((n + 1))
+  g_total[$grp]=$(( ${g_total[$grp]:-0} + 1 ))
+  case $result in
+    killed) killed=$((killed + 1)); g_killed[$grp]=$(( ${g_killed[$grp]:-0} + 1 )) ;;
+    survived|equivalent) survived=$((survived + 1)); g_survived[$grp]=$(( ${g_survived[$grp]:-0} + 1 )) ;;
+    stillborn) stillborn=$((stillborn + 1)); g_stillborn[$grp]=$(( ${g_stillborn[$grp]:-0} + 1 )) ;;
+  esac
+  printf '%-4s %-22s %-7s %-8s %-36s %-9s %s\n' "$number" "$key" "$grp" "$op" "$where" "$result" "$by"
+  [ -n "$results" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$number" "$key" "$grp" "$op" \
+                              "$where" "$result" "$by" "$what" >> "$results"
+done
+# Leave the scratch build unmutated for the next run.
+build "$log/final-build.log" "${targets[@]}" || true
+
+score() {  # score KILLED SURVIVED
+  local valid=$(( $1 + $2 ))
+  if [ $valid -eq 0 ]; then echo "n/a"; else awk -v k="$1" -v v="$valid" 'BEGIN { printf "%.1f%%", 100 * k / v }'; fi
+}
+for grp in checker core; do
+  [ -n "${g_total[$grp]+x}" ] || continue
+  echo "$grp: ${g_total[$grp]} mutants, killed ${g_killed[$grp]:-0}, survived ${g_survived[$grp]:-0}" \
+       "(equivalent ${g_equivalent[$grp]:-0}), stillborn ${g_stillborn[$grp]:-0}," \
+       "score $(score "${g_killed[$grp]:-0}" "${g_survived[$grp]:-0}")"
+done
+echo "mutants: $n, killed $killed, survived $survived (equivalent $equivalents), stillborn $stillborn," \
+     "score $(score $killed $survived)"
+echo "time: $(( $(date +%s) - started )) s"
+if [ "$mode" = sample ]; then
+  [ $killed -eq $n ] || { echo "mutate-checker.sh: a sample mutant was not killed" >&2; exit 1; }
+  exit 0
+fi
+[ $survived -eq $equivalents ]
