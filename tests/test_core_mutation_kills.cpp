@@ -7,9 +7,11 @@
 #include "kernelrank/builtin_models.hpp"
 #include "kernelrank/domination_check.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/evaluate.hpp"
 #include "kernelrank/family_bound.hpp"
 #include "kernelrank/model_forms.hpp"
 #include "kernelrank/rank_bound.hpp"
+#include "kernelrank/rank_task.hpp"
 #include "kernelrank/token.hpp"
 
 #include <doctest/doctest.h>
@@ -417,4 +419,95 @@ TEST_CASE("core mutation kills: the gap histogram holds a gap of m and no gap be
   CHECK_FALSE(result.applicable);
   CHECK(result.gap_histogram == std::map<int, std::uint64_t>{{4, 1}});
   CHECK(result.reason == "rows 2 and 1 have gap 0 < 2 (no domination chain)");
+}
+
+// Prank_bound-c535b6: best_rank_bound passes the trace rule's refusal on, with its reason,
+// for the same unusable rows (G_21 = 0).
+TEST_CASE("core mutation kills: best_rank_bound says why unusable rows give no bound") {
+  const std::vector<BoundRow> rows{{parse_token("0000"), parse_token("1111")},
+                                   {parse_token("1111"), parse_token("0000")}};
+  const RankBoundResult best = best_rank_bound(rows, 3, 16);
+  CHECK_FALSE(best.applicable);
+  CHECK(best.reason == "rows 2 and 1 have gap 0 < 2 (no domination chain)");
+  CHECK(best.rows == 2);
+  CHECK(best.precision == 16);
+  CHECK(best.bound == 0);
+}
+
+// ---- src/rank_task.cpp --------------------------------------------------------------------
+
+// Prank_task-7c8a98: the order search stops at the first node past its limit. Three pairs
+// that every query orders the same way (0 before 1) are consistent, and the search visits
+// one node per pair: 3 nodes. With a limit of 1 it must stop at node 2 and throw, without
+// visiting node 3.
+TEST_CASE("core mutation kills: the order search stops at its node limit") {
+  std::vector<PairSeparation> pairs(3);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    pairs[i].a = 2 + 2 * i;
+    pairs[i].b = 3 + 2 * i;
+    pairs[i].prefer_a = {0};
+    pairs[i].prefer_b = {1};
+  }
+  std::uint64_t nodes = 0;
+  CHECK(separations_consistent(pairs, 2, nodes, 3));
+  CHECK(nodes == 3);
+  nodes = 0;
+  CHECK_THROWS_AS(separations_consistent(pairs, 2, nodes, 1), ResourceError);
+  CHECK(nodes == 2);
+}
+
+// Prank_task-09a098: the NK precondition of the order argument (alpha >= 0 on the whole
+// block of involved queries x involved keys) is checked for NK and only for NK. Two copies
+// of the rank-1 contradiction on disjoint coordinates: for q = 00110000 the instances
+// (q, q, q), (q, o, o), (q, q, o) with o = 11000000 give alpha(q, o) > alpha(q, q) (gap 2),
+// and the reverse for q = o; likewise on the last four coordinates. Each pair has queries on
+// both sides, but query 00110000 never meets key 00001100, so the NK block has an unused
+// entry: NK is not applicable, PF (no block condition) is refuted at rank 1.
+TEST_CASE("core mutation kills: the order argument's block condition is NK's only") {
+  Family family;
+  family.m = 8;
+  family.n = 3;
+  for (const auto& [q_text, o_text] : {std::pair{"00110000", "11000000"}, std::pair{"11000000", "00110000"},
+                                       std::pair{"00000011", "00001100"}, std::pair{"00001100", "00000011"}}) {
+    const Token q = parse_token(q_text), o = parse_token(o_text);
+    family.instances.push_back({{q, q, q}, 0});
+    family.instances.push_back({{q, o, o}, 0});
+    family.instances.push_back({{q, q, o}, 0});
+  }
+  const RankTask task = family_rank_task(family, "two blocks");
+  const OrderArgument nk = order_argument(task, 1, SearchClass::NK);
+  CHECK_FALSE(nk.applicable);
+  CHECK_FALSE(nk.refuted);
+  CHECK(nk.reason.find("is not used by the task") != std::string::npos);
+  const OrderArgument pf = order_argument(task, 1, SearchClass::PF);
+  CHECK(pf.applicable);
+  CHECK(pf.refuted);
+}
+
+// ---- src/tabulated_eval.cpp ---------------------------------------------------------------
+
+// Ptabulated_eval-5703ac (and the 128-bit twin): an error of exactly 1/2 fails. With the
+// readout F = 1/2 everywhere the output is 1/2 whatever the (positive) kernel, and the target
+// min_j <q, z_j> is an integer in {0, 1, 2} at m = 2: every instance fails, with error exactly
+// 1/2 unless all tokens are 11 (target 2, error 3/2). A kernel of ones takes the 64-bit path;
+// ones and 1 + 2^-70 in alternate columns make each row too wide for 64-bit integers (even
+// after removing common factors), so the exact fallback runs.
+TEST_CASE("core mutation kills: an error of exactly 1/2 fails on both evaluation paths") {
+  Integer two70 = 1;
+  two70 <<= 70;
+  const std::vector<Token> tokens = cube(2);
+  for (const Rational& odd_column : {Rational(1), 1 + make_rational(Integer(1), two70)}) {
+    CAPTURE(odd_column);
+    RationalMatrix kernel(tokens.size(), RationalVector(tokens.size(), Rational(1)));
+    for (RationalVector& row : kernel)
+      for (std::size_t j = 1; j < row.size(); j += 2) row[j] = odd_column;
+    const RationalMatrix readout(tokens.size(), RationalVector(tokens.size(), Rational(1, 2)));
+    const TabularModel model(2, tokens, kernel, readout);
+    const EvalReport report = evaluate_token_set(model, tokens, 3, EvalOptions{});
+    CHECK(report.instances == 4 * 4 * 4);
+    CHECK(report.failing == report.instances);
+    CHECK(report.undefined == 0);
+    REQUIRE(report.max_error);
+    CHECK(*report.max_error == Rational(3, 2));
+  }
 }

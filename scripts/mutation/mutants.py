@@ -29,7 +29,9 @@ edits elsewhere in the file; it disappears only when its own line changes. The s
 number (#) is the position in the current list.
 
 Usage:
-  mutants.py list [--root DIR] [--group checker|core] [--format text|tsv]
+  mutants.py list [--root DIR] [--group checker|core] [--format text|tsv] [--every K]
+      # --every K: only keys whose hash is divisible by K, a sample fixed by the keys
+      # alone (so it does not depend on any test result); numbers stay those of the full list
   mutants.py apply KEY [--root DIR]      # mutates the file under DIR in place
   mutants.py show KEY [--root DIR]       # prints the mutant as a unified diff
   mutants.py info KEY [--root DIR]       # group, file, line, operator (tab-separated)
@@ -553,7 +555,11 @@ def main():
     parser.add_argument("--format", choices=["text", "tsv"], default="text")
     parser.add_argument("--to")
     parser.add_argument("--skip", action="append", default=[])
+    parser.add_argument("--every", type=int, default=1,
+                        help="list only the mutants whose key hash is divisible by K")
     args = parser.parse_args()
+    if args.every < 1:
+        parser.error("--every needs a positive K")
     if args.command == "sync":
         if not args.to:
             parser.error("sync needs --to DST")
@@ -564,6 +570,8 @@ def main():
         return
     if args.command == "list":
         for number, m in enumerate(all_mutants(args.root, args.group), 1):
+            if int(m.key.rsplit("-", 1)[1], 16) % args.every != 0:
+                continue
             if args.format == "tsv":
                 print("\t".join([str(number), m.key, m.group, m.op, "%s:%d" % (m.path, m.line), m.what]))
             else:

@@ -298,8 +298,6 @@ def main():
     for folder in ("valid", "invalid", "malformed"):
         os.makedirs(os.path.join(HERE, folder), exist_ok=True)
         for name in os.listdir(os.path.join(HERE, folder)):
-            if name.startswith("mut_"):
-                continue  # the mutation harness's cases (scripts/mutation/) are not ours
             os.remove(os.path.join(HERE, folder, name))
 
     words = hamming8_weight4()
@@ -648,6 +646,11 @@ def main():
     vtext, text = consistent(v, noise)
     fam_case("family_missing_pair", text, vtext, "no pair line for rows 2 3", line_of(text, "pairs"),
              "no pair line for rows 2 3")
+    # The missing pair in the first column, after pairs of earlier rows in that column.
+    v = fc.variant(pairs=[p for p in fc.pairs if (p[0], p[1]) != (3, 1)])
+    vtext, text = consistent(v, noise)
+    fam_case("family_missing_pair_first_column", text, vtext, "no pair line for rows 3 1",
+             line_of(text, "pairs"), "no pair line for rows 3 1")
     dup = fc.pairs[:5] + [fc.pairs[1]] + fc.pairs[5:]
     dup = [p for p in dup if (p[0], p[1]) != (4, 3)]  # keep the count at N(N-1)
     v = fc.variant(pairs=dup)
@@ -831,6 +834,9 @@ def main():
         "expected n as a decimal integer without sign")
     bad("leading_zero", with_line(3, "rule trace precision=064"), "precision=064", 3,
         "expected precision as a decimal integer without sign or leading zeros, found '064'")
+    # A key with no '=' that is exactly as long as the key: nothing may be read past it.
+    bad("key_without_value", with_line(3, "rule trace precision"), "'precision' without '='", 3,
+        "expected 'precision=...', found 'precision'")
     bad("negative_sum", with_line(9, "sum -%d" % base_S), "a negative sum", 9,
         "the trace rule's sum must be a decimal integer")
     bad("truncated_no_end", "\n".join(L[:9]) + "\n", "the file stops after 'sum'", 9,
