@@ -41,7 +41,6 @@ void adam_step(std::vector<double>& params, const std::vector<double>& grad, Ada
 HeuristicSummary heuristic_rank_search(const RankTask& task, const HeuristicOptions& options,
                                        const std::function<bool(const HeuristicProposal&)>& accept) {
   HeuristicSummary summary;
-  summary.best_max_error = 1e300;
   const std::size_t size = task.tokens.size();
   const auto r = static_cast<std::size_t>(options.r);
   const std::vector<std::uint32_t> rows = task.rows();
@@ -125,7 +124,8 @@ HeuristicSummary heuristic_rank_search(const RankTask& task, const HeuristicOpti
       }
     }
     ++summary.restarts_run;
-    summary.best_max_error = std::min(summary.best_max_error, best);
+    if (std::isfinite(best) && (!summary.best_max_error || best < *summary.best_max_error))
+      summary.best_max_error = best;
     if (!success) continue;
     HeuristicProposal proposal;
     proposal.seed = seed;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace kernelrank {
@@ -39,7 +40,7 @@ struct HeuristicProposal {
 
 struct HeuristicSummary {
   int restarts_run = 0;
-  double best_max_error = 0;
+  std::optional<double> best_max_error;  // none: no restart ran or none gave a finite error
   bool accepted = false;
 };
 

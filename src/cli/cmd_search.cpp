@@ -191,14 +191,15 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   }
   json["z3"] = attempts;
   if (result.heuristic_ran) {
+    const std::optional<double>& best = result.heuristic.best_max_error;
     json["heuristic"] = {{"restarts", result.heuristic.restarts_run},
-                         {"best_max_error_double", result.heuristic.best_max_error},
+                         {"best_max_error_double", best ? nlohmann::json(*best) : nlohmann::json()},
                          {"accepted", result.heuristic.accepted}};
-    char line[256];
-    std::snprintf(line, sizeof line, "  heuristic: %d restart(s), best max error %.4f in double precision%s\n",
-                  result.heuristic.restarts_run, result.heuristic.best_max_error,
-                  result.heuristic.accepted ? " (proposal completed exactly)" : "");
-    human += line;
+    char error[32];
+    if (best) std::snprintf(error, sizeof error, "%.4f", *best);
+    human += "  heuristic: " + std::to_string(result.heuristic.restarts_run) + " restart(s), " +
+             (best ? "best max error " + std::string(error) + " in double precision" : "no finite max error") +
+             (result.heuristic.accepted ? " (proposal completed exactly)" : "") + "\n";
   }
   if (result.model) {
     const ModelCheck& check = *result.check;

@@ -161,7 +161,8 @@ class SolverSide {
       }
       return false;
     });
-    out["heuristic"] = {{"restarts", summary.restarts_run}, {"best_max_error_double", summary.best_max_error},
+    out["heuristic"] = {{"restarts", summary.restarts_run},
+                        {"best_max_error_double", summary.best_max_error ? Json(*summary.best_max_error) : Json()},
                         {"accepted", summary.accepted}};
   }
 
@@ -422,7 +423,8 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
   if (solver_json.contains("heuristic")) {
     result.heuristic_ran = true;
     result.heuristic.restarts_run = solver_json["heuristic"]["restarts"].get<int>();
-    result.heuristic.best_max_error = solver_json["heuristic"]["best_max_error_double"].get<double>();
+    const Json& best = solver_json["heuristic"]["best_max_error_double"];
+    if (!best.is_null()) result.heuristic.best_max_error = best.get<double>();
     result.heuristic.accepted = solver_json["heuristic"]["accepted"].get<bool>();
   }
   if (solver_json.contains("z3"))
@@ -480,9 +482,12 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
     result.label = "unknown";
     std::string why = z3_note.empty() ? "" : z3_note;
     if (result.heuristic_ran)
-      why += std::string(why.empty() ? "" : "; ") + "heuristic best max error " +
-             std::to_string(result.heuristic.best_max_error) + " (double precision) after " +
-             std::to_string(result.heuristic.restarts_run) + " restarts";
+      why += std::string(why.empty() ? "" : "; ") +
+             (result.heuristic.best_max_error
+                  ? "heuristic best max error " + std::to_string(*result.heuristic.best_max_error) +
+                        " (double precision) after " + std::to_string(result.heuristic.restarts_run) + " restarts"
+                  : "heuristic: no finite max error after " + std::to_string(result.heuristic.restarts_run) +
+                        " restarts");
     if (resource_limited) why += std::string(why.empty() ? "" : "; ") + result.solver_status;
     result.detail = why;
   }

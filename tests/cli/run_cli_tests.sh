@@ -195,6 +195,13 @@ contains "unknown verdict" "$out" "result: unknown"
 run 5 "search --json: unknown, not resource limited" -- "$kr" --json search --m 5 --r 3 --no-z3 --no-heuristic
 echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["verdict"] == "unknown" and d["resource_limited"] is False' \
   || fail "search --json: expected verdict unknown and resource_limited false"
+# With --restarts 0 the proposal search runs no restart, so it has no error to report (not a
+# placeholder such as 1e300), and its line is complete.
+run 5 "search --restarts 0: no proposal" -- "$kr" search --m 4 --r 2 --restarts 0 --no-z3
+contains "no restart, no error" "$out" "heuristic: 0 restart(s), no finite max error"
+run 5 "search --json --restarts 0" -- "$kr" --json search --m 4 --r 2 --restarts 0 --no-z3
+echo "$out" | python3 -c 'import json,sys; h=json.load(sys.stdin)["heuristic"]; assert h["restarts"] == 0 and h["best_max_error_double"] is None' \
+  || fail "search --json --restarts 0: expected restarts 0 and best_max_error_double null"
 
 # --- internal error (exit 4) -------------------------------------------------------------------
 # kernelrank checks what gnuplot returns: a gnuplot that fails, or one that returns something
