@@ -3,10 +3,13 @@
 # (instances/bound-certificates/bound-m<M>-n3.cert.xz) for m = M_MIN..M_MAX.
 # Each m is one `kernelrank bound --m M --cert ...` run (deterministic: seeds are fixed),
 # checked at once by kernelrank-check; finished rows are kept, so the script resumes.
-# Usage: scripts/make-bound-table.sh [M_MIN] [M_MAX]    (default 8 64; needs a build)
+# The rows of every m ever computed live in docs/data/bound-table.jsonl (one JSON object
+# per m, with the times measured when it was made); a run replaces the rows of its m range
+# and re-renders the whole table, so one m can be redone without the hours of the others.
+# Usage: scripts/make-bound-table.sh [M_MIN] [M_MAX]    (default 1 64; needs a build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-m_min="${1:-8}"
+m_min="${1:-1}"
 m_max="${2:-64}"
 out=instances/bound-certificates
 rows=build/bound-table-rows
@@ -33,4 +36,5 @@ PY
   xz -9 -c "$cert" > "$out/bound-m$m-n3.cert.xz.tmp" && mv "$out/bound-m$m-n3.cert.xz.tmp" "$out/bound-m$m-n3.cert.xz"
   echo "m=$m done: $(python3 -c "import json;print(json.load(open('$rows/m$m.json'))['bound'])")" >&2
 done
-python3 scripts/bound_table_markdown.py "$rows" "$m_min" "$m_max" > docs/bound-table.md
+python3 scripts/bound_table_markdown.py "$rows" "$m_min" "$m_max" docs/data/bound-table.jsonl > docs/bound-table.md.tmp
+mv docs/bound-table.md.tmp docs/bound-table.md

@@ -5,14 +5,20 @@
 
 namespace kernelrank {
 
-namespace {
-
 std::string single_line(const std::string& text) {
   std::string line = text;
   for (char& c : line)
     if (c == '\n' || c == '\r' || c == '#') c = ' ';
   return line;
 }
+
+std::string task_line(const CertificateTask& task, const std::string& kind) {
+  return "task " + kind + " m=" + std::to_string(task.m) + " n=" + std::to_string(task.n) +
+         " mode=" + to_string(task.mode) + " class=" + (task.positive_features ? "PF" : "NK") +
+         " positions=" + (task.position_dependent ? "dependent" : "independent");
+}
+
+namespace {
 
 std::string rule_line(const RankBoundResult& bound) {
   return bound.rule == BoundRule::Trace ? "rule trace precision=" + std::to_string(bound.precision) + "\n"
@@ -23,12 +29,6 @@ std::string sum_and_claim(const RankBoundResult& bound) {
   std::string text = bound.rule == BoundRule::Trace ? "sum " + bound.trace_sum.str() + "\n"
                                                     : "sum " + to_string(bound.max_row_sum) + "\n";
   return text + "claim r >= " + bound.bound.str() + "\nend\n";
-}
-
-std::string task_line(const CertificateTask& task, const std::string& kind) {
-  return "task " + kind + " m=" + std::to_string(task.m) + " n=" + std::to_string(task.n) +
-         " mode=" + to_string(task.mode) + " class=" + (task.positive_features ? "PF" : "NK") +
-         " positions=" + (task.position_dependent ? "dependent" : "independent");
 }
 
 }  // namespace

@@ -19,6 +19,11 @@ struct CertificateTask {
   bool position_dependent = false;
 };
 
+// `text` on one line, with the characters that would end a statement blanked.
+std::string single_line(const std::string& text);
+// The `task` statement (without newline); kind is "cube" or "family".
+std::string task_line(const CertificateTask& task, const std::string& kind);
+
 // A cube certificate for rows whose factors are R_n(G_ij). The text is a pure
 // function of its inputs (byte-identical for the same rows and bound).
 std::string cube_certificate(const CertificateTask& task, const std::string& construction,

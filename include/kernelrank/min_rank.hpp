@@ -29,7 +29,8 @@ struct MinRankOptions {
 // Status of one (m, class, r) cell.
 enum class CellStatus {
   Found,                // model found and exactly verified
-  RefutedCertified,     // exact argument (r = 0, order argument, rank-bound certificate)
+  RefutedCertified,     // a certificate the checker verifies (one row, order argument, rank bound)
+  RefutedExact,         // an exact argument without a checker-verified certificate
   RefutedCorroborated,  // Z3: E1 and E2 both unsat
   RefutedZ3Only,        // Z3 E1 unsat without independent confirmation
   RefutedInherited,     // refuted at m-1 (sub-cube embedding)

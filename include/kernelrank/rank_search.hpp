@@ -97,6 +97,10 @@ struct SearchResult {
   std::string model_source;
   std::optional<OrderArgument> order;
   std::optional<CertifiedBound> certificate;
+  // The certificate behind "refuted (certified)", verified in memory by the checker's
+  // library; `search --cert` writes it. Its rule: "order", "trace", "dominance", "one row".
+  std::optional<std::string> certificate_text;
+  std::string certificate_rule;
   bool zero_kernel = false;         // r = 0
   std::vector<Z3Attempt> z3;
   HeuristicSummary heuristic;

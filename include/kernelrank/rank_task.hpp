@@ -45,6 +45,9 @@ struct RankTask {
   std::vector<RankInstance> instances;  // deduplicated, sorted by (query, keys)
   std::optional<Family> family;       // the original family (for exact re-verification)
   std::string description;            // "T(5,3)" or "family f.txt (120 instances)"
+  // The family's file, when the task came from one: certificates name it by its digest.
+  std::string family_file;
+  std::string family_file_bytes;
 
   // Rows with at least one instance, in increasing order.
   std::vector<std::uint32_t> rows() const;

@@ -1,19 +1,17 @@
-// The certificate parser: one function per statement of the grammar, in grammar order.
-// Each parse_* function starts with `line_` holding its statement and leaves `line_` at
-// the statement after it (or at the end of the input).
-#include "certificate.hpp"
-
+// The statements of format 1 and the order of statements; see parser.hpp.
 #include <algorithm>
 #include <array>
 #include <optional>
 
+#include "certificate.hpp"
+#include "parser.hpp"
 #include "reader.hpp"
 #include "status.hpp"
 
-namespace krcheck {
+namespace krcheck::detail {
 namespace {
 
-constexpr std::array<std::string_view, 13> kKeywords = {"kernelrank-certificate",
+constexpr std::array<std::string_view, 17> kKeywords = {"kernelrank-certificate",
                                                         "task",
                                                         "construction",
                                                         "rule",
@@ -25,16 +23,15 @@ constexpr std::array<std::string_view, 13> kKeywords = {"kernelrank-certificate"
                                                         "pair",
                                                         "sum",
                                                         "claim",
-                                                        "end"};
+                                                        "end",
+                                                        "core",
+                                                        "keypair",
+                                                        "begin-embedded",
+                                                        "end-embedded"};
 
 constexpr std::uint64_t kMaxSteps = 100'000'000;
 constexpr std::uint64_t kMaxPairs = kMaxRows * (kMaxRows - 1);
 constexpr std::uint64_t kMaxStepK = 1'000'000;
-
-std::string quoted(std::string_view text) {
-  constexpr std::size_t kShown = 60;
-  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...'" : "'");
-}
 
 std::optional<Digest> parse_hex_digest(std::string_view text) {
   if (text.size() != 64) return std::nullopt;
@@ -55,18 +52,39 @@ std::optional<Digest> parse_hex_digest(std::string_view text) {
   return digest;
 }
 
-class Parser {
- public:
-  Parser(std::istream& in, const std::string& file) : reader_(in, file) { cert_.file = file; }
+}  // namespace
 
-  Certificate run() {
-    if (!advance()) reader_.malformed(0, "empty file: expected 'kernelrank-certificate 1'");
-    parse_header();
-    require("task");
-    parse_task();
-    if (has_line_ && keyword() == "construction") advance();  // informational text
-    require("rule");
-    parse_rule();
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kShown = 60;
+  return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...'" : "'");
+}
+
+Certificate Parser::run() {
+  if (!advance())
+    reader_.malformed(0,
+                      "empty file: expected 'kernelrank-certificate 1' or "
+                      "'kernelrank-certificate 2'");
+  parse_body(false);
+  if (advance()) malformed("unexpected " + quoted(keyword()) + " after 'end'");
+  return std::move(cert_);
+}
+
+void Parser::parse_body(bool embedded) {
+  parse_header();
+  require("task");
+  parse_task(embedded);
+  if (has_line_ && keyword() == "construction") advance();  // informational text
+  require("rule");
+  parse_rule(embedded);
+  if (cert_.rule == RuleKind::order) {
+    require("steps");  // in cube certificates too: the cube holds every instance a step names
+    parse_steps();
+    require("core");
+    parse_core();
+  } else if (cert_.rule == RuleKind::inherit) {
+    require("begin-embedded");
+    parse_embedded();
+  } else {
     if (cert_.is_family) {
       require("steps");
       parse_steps();
@@ -83,272 +101,282 @@ class Parser {
     }
     require("sum");
     parse_sum();
-    require("claim");
-    parse_claim();
-    require("end");
-    expect_field_count(reader_, line_, 1, "end");
-    if (advance()) malformed("unexpected " + quoted(keyword()) + " after 'end'");
-    return std::move(cert_);
   }
+  require("claim");
+  parse_claim();
+  require("end");
+  expect_field_count(reader_, line_, 1, "end");
+}
 
- private:
-  bool advance() {
-    has_line_ = reader_.next(line_);
-    return has_line_;
-  }
-  std::string_view keyword() const { return line_.fields[0]; }
-  [[noreturn]] void malformed(const std::string& message) const {
-    reader_.malformed(line_.number, message);
-  }
-  [[noreturn]] void malformed_at_end(const std::string& expected) const {
-    reader_.malformed(reader_.lines_read(), "unexpected end of file: expected " + expected);
-  }
+// The current line must be the statement `word`.
+void Parser::require(std::string_view word) {
+  const std::string expected = "'" + std::string(word) + "'";
+  if (!has_line_) malformed_at_end(expected);
+  if (keyword() == word) return;
+  const bool known = std::find(kKeywords.begin(), kKeywords.end(), keyword()) != kKeywords.end();
+  malformed((known ? "statement " + quoted(keyword()) + " out of order"
+                   : "unknown statement " + quoted(keyword())) +
+            ": expected " + expected);
+}
 
-  // The current line must be the statement `word`.
-  void require(std::string_view word) {
-    const std::string expected = "'" + std::string(word) + "'";
-    if (!has_line_) malformed_at_end(expected);
-    if (keyword() == word) return;
-    const bool known = std::find(kKeywords.begin(), kKeywords.end(), keyword()) != kKeywords.end();
-    malformed((known ? "statement " + quoted(keyword()) + " out of order"
-                     : "unknown statement " + quoted(keyword())) +
-              ": expected " + expected);
-  }
+// The next line of a counted block must be `word`; `index` counts from 1.
+void Parser::require_item(std::string_view word, std::uint64_t index, std::uint64_t count,
+                          long count_line) {
+  const std::string expected = "'" + std::string(word) + "' line " + std::to_string(index) +
+                               " of the " + std::to_string(count) + " declared on line " +
+                               std::to_string(count_line);
+  if (!advance()) malformed_at_end(expected);
+  if (keyword() != word) malformed("expected " + expected + ", found " + quoted(keyword()));
+}
 
-  // The next line of a counted block must be `word`; `index` counts from 1.
-  void require_item(std::string_view word, std::uint64_t index, std::uint64_t count,
-                    long count_line) {
-    const std::string expected = "'" + std::string(word) + "' line " + std::to_string(index) +
-                                 " of the " + std::to_string(count) + " declared on line " +
-                                 std::to_string(count_line);
-    if (!advance()) malformed_at_end(expected);
-    if (keyword() != word) malformed("expected " + expected + ", found " + quoted(keyword()));
-  }
+// After a counted block: one more line of the same kind means the count was too small.
+void Parser::reject_extra_item(std::string_view word, std::uint64_t count, long count_line) {
+  advance();
+  if (has_line_ && keyword() == word)
+    malformed("more '" + std::string(word) + "' lines than the " + std::to_string(count) +
+              " declared on line " + std::to_string(count_line));
+}
 
-  // After a counted block: one more line of the same kind means the count was too small.
-  void reject_extra_item(std::string_view word, std::uint64_t count, long count_line) {
-    advance();
-    if (has_line_ && keyword() == word)
-      malformed("more '" + std::string(word) + "' lines than the " + std::to_string(count) +
-                " declared on line " + std::to_string(count_line));
-  }
+Token Parser::token(std::string_view text) {
+  Token packed(words_for_width(static_cast<std::size_t>(cert_.m)));
+  if (!pack_token(text, static_cast<std::size_t>(cert_.m), packed.data()))
+    malformed(token_problem(text, static_cast<std::size_t>(cert_.m)));
+  return packed;
+}
 
-  std::uint64_t integer(std::string_view text, std::uint64_t max, const std::string& what) {
-    return parse_integer(reader_, line_.number, text, max, what);
+void Parser::step_ids(std::size_t first, std::vector<std::uint32_t>& into) {
+  const auto steps = static_cast<std::uint64_t>(cert_.steps.size());
+  for (std::size_t t = first; t < line_.fields.size(); ++t) {
+    if (steps == 0) malformed("step id " + quoted(line_.fields[t]) + " but no steps are declared");
+    const auto id = integer(line_.fields[t], steps, "a step id");
+    if (id == 0) malformed("step ids count from 1");
+    into.push_back(static_cast<std::uint32_t>(id - 1));
   }
+}
 
-  Token token(std::string_view text) {
-    Token packed(words_for_width(static_cast<std::size_t>(cert_.m)));
-    if (!pack_token(text, static_cast<std::size_t>(cert_.m), packed.data()))
-      malformed(token_problem(text, static_cast<std::size_t>(cert_.m)));
-    return packed;
+void Parser::parse_header() {
+  if (keyword() != "kernelrank-certificate")
+    malformed("expected header 'kernelrank-certificate 1' or 'kernelrank-certificate 2', found " +
+              quoted(keyword()));
+  expect_field_count(reader_, line_, 2, "kernelrank-certificate <version>");
+  if (line_.fields[1] != "1" && line_.fields[1] != "2")
+    malformed("unsupported certificate format version " + quoted(line_.fields[1]) +
+              ", expected 1 or 2");
+  cert_.version = line_.fields[1] == "1" ? 1 : 2;
+  cert_.header_line = line_.number;
+  advance();
+}
+
+void Parser::parse_task(bool embedded) {
+  cert_.task_line = line_.number;
+  const auto& f = line_.fields;
+  if (f.size() < 2 || (f[1] != "cube" && f[1] != "family"))
+    malformed("expected 'task cube ...' or 'task family ...'");
+  cert_.is_family = f[1] == "family";
+  if (embedded && cert_.is_family)
+    malformed("the embedded certificate of rule inherit must have a cube task");
+  const std::string shape =
+      "task " + std::string(f[1]) +
+      " m=<m> n=<n> mode=<first|last|all> class=<NK|PF> positions=<independent|dependent>" +
+      (cert_.is_family ? " sha256=<hex>" : "");
+  if (!cert_.is_family && f.size() == 8 && f[7].substr(0, 7) == "sha256=")
+    malformed("'sha256=' is for family certificates only");
+  expect_field_count(reader_, line_, cert_.is_family ? 8 : 7, shape);
+  const auto m = integer(key_value(reader_, line_.number, f[2], "m"), kMaxWidth, "m");
+  if (m < 1) malformed("m=0 is out of range 1.." + std::to_string(kMaxWidth));
+  const auto n = integer(key_value(reader_, line_.number, f[3], "n"), kMaxLength, "n");
+  if (n < kMinLength)
+    malformed("n=" + std::to_string(n) + " is out of range " + std::to_string(kMinLength) + ".." +
+              std::to_string(kMaxLength));
+  cert_.m = static_cast<int>(m);
+  cert_.n = static_cast<int>(n);
+  const auto mode = key_value(reader_, line_.number, f[4], "mode");
+  if (mode == "first")
+    cert_.mode = QueryMode::first;
+  else if (mode == "last")
+    cert_.mode = QueryMode::last;
+  else if (mode == "all")
+    cert_.mode = QueryMode::all;
+  else
+    malformed("unknown mode " + quoted(mode) + ", expected first, last or all");
+  const auto model_class = key_value(reader_, line_.number, f[5], "class");
+  if (model_class != "NK" && model_class != "PF")
+    malformed("unknown class " + quoted(model_class) + ", expected NK or PF");
+  cert_.model_class = model_class == "NK" ? ModelClass::NK : ModelClass::PF;
+  const auto positions = key_value(reader_, line_.number, f[6], "positions");
+  if (positions != "independent" && positions != "dependent")
+    malformed("unknown positions " + quoted(positions) + ", expected independent or dependent");
+  cert_.dependent_positions = positions == "dependent";
+  if (cert_.is_family) {
+    const auto digest = parse_hex_digest(key_value(reader_, line_.number, f[7], "sha256"));
+    if (!digest) malformed("sha256= must be 64 hexadecimal digits");
+    cert_.family_digest = *digest;
   }
-
-  void parse_header() {
-    if (keyword() != "kernelrank-certificate")
-      malformed("expected header 'kernelrank-certificate 1', found " + quoted(keyword()));
-    expect_field_count(reader_, line_, 2, "kernelrank-certificate 1");
-    if (line_.fields[1] != "1")
-      malformed("unsupported certificate format version " + quoted(line_.fields[1]) +
-                ", expected 1");
-    advance();
+  for (const auto field : f) {
+    if (!cert_.task_statement.empty()) cert_.task_statement += ' ';
+    cert_.task_statement += field;
   }
+  advance();
+}
 
-  void parse_task() {
-    cert_.task_line = line_.number;
+void Parser::parse_rule(bool embedded) {
+  cert_.rule_line = line_.number;
+  const auto& f = line_.fields;
+  const std::string_view kind = f.size() >= 2 ? f[1] : std::string_view();
+  if ((kind == "order" || kind == "inherit") && cert_.version < 2)
+    malformed("rule " + std::string(kind) + " needs certificate format 2, but the header on line " +
+              std::to_string(cert_.header_line) + " says 1");
+  if (kind == "trace") {
+    expect_field_count(reader_, line_, 3, "rule trace precision=<P>");
+    cert_.rule = RuleKind::trace;
+    const auto precision = key_value(reader_, line_.number, f[2], "precision");
+    cert_.precision = static_cast<int>(integer(precision, kMaxPrecision, "precision"));
+  } else if (kind == "dominance") {
+    expect_field_count(reader_, line_, 2, "rule dominance");
+    cert_.rule = RuleKind::dominance;
+  } else if (kind == "order") {
+    expect_field_count(reader_, line_, 3, "rule order rank=<R>");
+    cert_.rule = RuleKind::order;
+    const auto rank = integer(key_value(reader_, line_.number, f[2], "rank"), kMaxWidth, "rank");
+    if (rank != 1 && rank != 2)
+      malformed("rank=" + std::to_string(rank) + ": the order rule refutes rank 1 or 2 only");
+    cert_.order_rank = static_cast<int>(rank);
+  } else if (kind == "inherit") {
+    expect_field_count(reader_, line_, 2, "rule inherit");
+    if (embedded) malformed("rule inherit cannot be nested: the embedded certificate uses it");
+    if (cert_.is_family)
+      malformed("rule inherit is for cube tasks only (the task on line " +
+                std::to_string(cert_.task_line) + " is a family)");
+    cert_.rule = RuleKind::inherit;
+  } else if (cert_.version < 2) {
+    malformed("expected 'rule trace precision=<P>' or 'rule dominance'");
+  } else {
+    malformed(
+        "expected 'rule trace precision=<P>', 'rule dominance', 'rule order rank=<R>' or "
+        "'rule inherit'");
+  }
+  advance();
+}
+
+void Parser::parse_steps() {
+  cert_.steps_line = line_.number;
+  expect_field_count(reader_, line_, 2, "steps <count>");
+  const auto count = integer(line_.fields[1], kMaxSteps, "the number of steps");
+  const std::string shape = "step <id> pos=<p> q=<token> a=<token> b=<token> k=<K>";
+  for (std::uint64_t index = 1; index <= count; ++index) {
+    require_item("step", index, count, cert_.steps_line);
+    expect_field_count(reader_, line_, 7, shape);
     const auto& f = line_.fields;
-    if (f.size() < 2 || (f[1] != "cube" && f[1] != "family"))
-      malformed("expected 'task cube ...' or 'task family ...'");
-    cert_.is_family = f[1] == "family";
-    const std::string shape =
-        "task " + std::string(f[1]) +
-        " m=<m> n=<n> mode=<first|last|all> class=<NK|PF> positions=<independent|dependent>" +
-        (cert_.is_family ? " sha256=<hex>" : "");
-    if (!cert_.is_family && f.size() == 8 && f[7].substr(0, 7) == "sha256=")
-      malformed("'sha256=' is for family certificates only");
-    expect_field_count(reader_, line_, cert_.is_family ? 8 : 7, shape);
-    const auto m = integer(key_value(reader_, line_.number, f[2], "m"), kMaxWidth, "m");
-    if (m < 1) malformed("m=0 is out of range 1.." + std::to_string(kMaxWidth));
-    const auto n = integer(key_value(reader_, line_.number, f[3], "n"), kMaxLength, "n");
-    if (n < kMinLength)
-      malformed("n=" + std::to_string(n) + " is out of range " + std::to_string(kMinLength) + ".." +
-                std::to_string(kMaxLength));
-    cert_.m = static_cast<int>(m);
-    cert_.n = static_cast<int>(n);
-    const auto mode = key_value(reader_, line_.number, f[4], "mode");
-    if (mode == "first")
-      cert_.mode = QueryMode::first;
-    else if (mode == "last")
-      cert_.mode = QueryMode::last;
-    else if (mode == "all")
-      cert_.mode = QueryMode::all;
-    else
-      malformed("unknown mode " + quoted(mode) + ", expected first, last or all");
-    const auto model_class = key_value(reader_, line_.number, f[5], "class");
-    if (model_class != "NK" && model_class != "PF")
-      malformed("unknown class " + quoted(model_class) + ", expected NK or PF");
-    const auto positions = key_value(reader_, line_.number, f[6], "positions");
-    if (positions != "independent" && positions != "dependent")
-      malformed("unknown positions " + quoted(positions) + ", expected independent or dependent");
-    cert_.dependent_positions = positions == "dependent";
-    if (cert_.is_family) {
-      const auto digest = parse_hex_digest(key_value(reader_, line_.number, f[7], "sha256"));
-      if (!digest) malformed("sha256= must be 64 hexadecimal digits");
-      cert_.family_digest = *digest;
-    }
-    for (const auto field : f) {
-      if (!cert_.task_statement.empty()) cert_.task_statement += ' ';
-      cert_.task_statement += field;
-    }
-    advance();
+    if (integer(f[1], kMaxSteps, "the step id") != index)
+      malformed("step ids must be 1, 2, 3, ... in order: expected " + std::to_string(index) +
+                ", found " + quoted(f[1]));
+    Step step;
+    step.line = line_.number;
+    step.position = static_cast<int>(integer(key_value(reader_, line_.number, f[2], "pos"),
+                                             static_cast<std::uint64_t>(cert_.n), "pos"));
+    if (step.position < 1) malformed("pos=0: positions count from 1");
+    step.query = token(key_value(reader_, line_.number, f[3], "q"));
+    step.a = token(key_value(reader_, line_.number, f[4], "a"));
+    step.b = token(key_value(reader_, line_.number, f[5], "b"));
+    step.k = integer(key_value(reader_, line_.number, f[6], "k"), kMaxStepK, "k");
+    cert_.steps.push_back(std::move(step));
   }
+  reject_extra_item("step", count, cert_.steps_line);
+}
 
-  void parse_rule() {
-    cert_.rule_line = line_.number;
+void Parser::parse_rows() {
+  cert_.rows_line = line_.number;
+  expect_field_count(reader_, line_, 2, "rows <count>");
+  const auto count = integer(line_.fields[1], kMaxRows, "the number of rows");
+  if (count == 0) malformed("a certificate needs at least one row");
+  cert_.own = TokenMatrix(static_cast<std::size_t>(cert_.m));
+  cert_.query = TokenMatrix(static_cast<std::size_t>(cert_.m));
+  for (std::uint64_t index = 1; index <= count; ++index) {
+    require_item("row", index, count, cert_.rows_line);
+    expect_field_count(reader_, line_, 3, "row <own token c_i> <query token q_i>");
+    for (int which = 1; which <= 2; ++which) {
+      TokenMatrix& target = which == 1 ? cert_.own : cert_.query;
+      if (!target.append(line_.fields[static_cast<std::size_t>(which)]))
+        malformed(token_problem(line_.fields[static_cast<std::size_t>(which)],
+                                static_cast<std::size_t>(cert_.m)));
+    }
+    cert_.row_lines.push_back(line_.number);
+  }
+  reject_extra_item("row", count, cert_.rows_line);
+}
+
+void Parser::parse_pairs() {
+  cert_.pairs_line = line_.number;
+  expect_field_count(reader_, line_, 2, "pairs <count>");
+  const auto count = integer(line_.fields[1], kMaxPairs, "the number of pairs");
+  const auto rows = static_cast<std::uint64_t>(cert_.row_count());
+  for (std::uint64_t index = 1; index <= count; ++index) {
+    require_item("pair", index, count, cert_.pairs_line);
     const auto& f = line_.fields;
-    if (f.size() >= 2 && f[1] == "trace") {
-      expect_field_count(reader_, line_, 3, "rule trace precision=<P>");
-      cert_.rule = RuleKind::trace;
-      const auto precision = key_value(reader_, line_.number, f[2], "precision");
-      cert_.precision = static_cast<int>(integer(precision, kMaxPrecision, "precision"));
-    } else if (f.size() >= 2 && f[1] == "dominance") {
-      expect_field_count(reader_, line_, 2, "rule dominance");
-      cert_.rule = RuleKind::dominance;
-    } else {
-      malformed("expected 'rule trace precision=<P>' or 'rule dominance'");
-    }
-    advance();
+    if (f.size() < 5 || f[3] != ":")
+      malformed("expected 'pair <i> <j> : <step id> ...' with at least one step id");
+    PairLine pair;
+    pair.line = line_.number;
+    const auto i = integer(f[1], rows, "the row index i");
+    const auto j = integer(f[2], rows, "the row index j");
+    if (i == 0 || j == 0) malformed("row indices count from 1");
+    if (i == j)
+      malformed("pair " + std::to_string(i) + " " + std::to_string(j) +
+                ": a row is not paired with itself");
+    pair.row = static_cast<std::uint32_t>(i - 1);
+    pair.column = static_cast<std::uint32_t>(j - 1);
+    pair.first_step = cert_.pair_steps.size();
+    step_ids(4, cert_.pair_steps);
+    pair.step_count = f.size() - 4;
+    cert_.pairs.push_back(pair);
   }
+  reject_extra_item("pair", count, cert_.pairs_line);
+}
 
-  void parse_steps() {
-    cert_.steps_line = line_.number;
-    expect_field_count(reader_, line_, 2, "steps <count>");
-    const auto count = integer(line_.fields[1], kMaxSteps, "the number of steps");
-    const std::string shape = "step <id> pos=<p> q=<token> a=<token> b=<token> k=<K>";
-    for (std::uint64_t index = 1; index <= count; ++index) {
-      require_item("step", index, count, cert_.steps_line);
-      expect_field_count(reader_, line_, 7, shape);
-      const auto& f = line_.fields;
-      if (integer(f[1], kMaxSteps, "the step id") != index)
-        malformed("step ids must be 1, 2, 3, ... in order: expected " + std::to_string(index) +
-                  ", found " + quoted(f[1]));
-      Step step;
-      step.line = line_.number;
-      step.position = static_cast<int>(integer(key_value(reader_, line_.number, f[2], "pos"),
-                                               static_cast<std::uint64_t>(cert_.n), "pos"));
-      if (step.position < 1) malformed("pos=0: positions count from 1");
-      step.query = token(key_value(reader_, line_.number, f[3], "q"));
-      step.a = token(key_value(reader_, line_.number, f[4], "a"));
-      step.b = token(key_value(reader_, line_.number, f[5], "b"));
-      step.k = integer(key_value(reader_, line_.number, f[6], "k"), kMaxStepK, "k");
-      cert_.steps.push_back(std::move(step));
-    }
-    reject_extra_item("step", count, cert_.steps_line);
+void Parser::parse_sum() {
+  cert_.sum_line = line_.number;
+  expect_field_count(reader_, line_, 2, "sum <value>");
+  const std::string_view text = line_.fields[1];
+  const auto slash = text.find('/');
+  if (cert_.rule == RuleKind::trace || slash == std::string_view::npos) {
+    if (!is_canonical_integer(text))
+      malformed(cert_.rule == RuleKind::trace
+                    ? "the trace rule's sum must be a decimal integer, found " + quoted(text)
+                    : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
+    cert_.stated_sum = Rational(BigInt(std::string(text)));
+  } else {
+    const auto num_text = text.substr(0, slash);
+    const auto den_text = text.substr(slash + 1);
+    if (!is_canonical_integer(num_text) || !is_canonical_integer(den_text))
+      malformed("expected the sum as an integer or a fraction p/q, found " + quoted(text));
+    const BigInt num(std::string{num_text});
+    const BigInt den(std::string{den_text});
+    if (den == 0) malformed("zero denominator in the sum " + quoted(text));
+    if (den < 2 || gcd(num, den) != 1)
+      malformed("the fraction " + quoted(text) +
+                " is not in lowest terms (integers are written without '/')");
+    cert_.stated_sum = Rational(num, den);
   }
+  advance();
+}
 
-  void parse_rows() {
-    cert_.rows_line = line_.number;
-    expect_field_count(reader_, line_, 2, "rows <count>");
-    const auto count = integer(line_.fields[1], kMaxRows, "the number of rows");
-    if (count == 0) malformed("a certificate needs at least one row");
-    cert_.own = TokenMatrix(static_cast<std::size_t>(cert_.m));
-    cert_.query = TokenMatrix(static_cast<std::size_t>(cert_.m));
-    for (std::uint64_t index = 1; index <= count; ++index) {
-      require_item("row", index, count, cert_.rows_line);
-      expect_field_count(reader_, line_, 3, "row <own token c_i> <query token q_i>");
-      for (int which = 1; which <= 2; ++which) {
-        TokenMatrix& target = which == 1 ? cert_.own : cert_.query;
-        if (!target.append(line_.fields[static_cast<std::size_t>(which)]))
-          malformed(token_problem(line_.fields[static_cast<std::size_t>(which)],
-                                  static_cast<std::size_t>(cert_.m)));
-      }
-      cert_.row_lines.push_back(line_.number);
-    }
-    reject_extra_item("row", count, cert_.rows_line);
-  }
+void Parser::parse_claim() {
+  cert_.claim_line = line_.number;
+  expect_field_count(reader_, line_, 4, "claim r >= <K>");
+  if (line_.fields[1] != "r" || line_.fields[2] != ">=") malformed("expected 'claim r >= <K>'");
+  if (!is_canonical_integer(line_.fields[3]))
+    malformed("expected K as a decimal integer without sign or leading zeros, found " +
+              quoted(line_.fields[3]));
+  cert_.claim = BigInt(std::string(line_.fields[3]));
+  advance();
+}
 
-  void parse_pairs() {
-    cert_.pairs_line = line_.number;
-    expect_field_count(reader_, line_, 2, "pairs <count>");
-    const auto count = integer(line_.fields[1], kMaxPairs, "the number of pairs");
-    const auto rows = static_cast<std::uint64_t>(cert_.row_count());
-    const auto steps = static_cast<std::uint64_t>(cert_.steps.size());
-    for (std::uint64_t index = 1; index <= count; ++index) {
-      require_item("pair", index, count, cert_.pairs_line);
-      const auto& f = line_.fields;
-      if (f.size() < 5 || f[3] != ":")
-        malformed("expected 'pair <i> <j> : <step id> ...' with at least one step id");
-      PairLine pair;
-      pair.line = line_.number;
-      const auto i = integer(f[1], rows, "the row index i");
-      const auto j = integer(f[2], rows, "the row index j");
-      if (i == 0 || j == 0) malformed("row indices count from 1");
-      if (i == j)
-        malformed("pair " + std::to_string(i) + " " + std::to_string(j) +
-                  ": a row is not paired with itself");
-      pair.row = static_cast<std::uint32_t>(i - 1);
-      pair.column = static_cast<std::uint32_t>(j - 1);
-      pair.first_step = cert_.pair_steps.size();
-      for (std::size_t t = 4; t < f.size(); ++t) {
-        if (steps == 0) malformed("step id " + quoted(f[t]) + " but no steps are declared");
-        const auto id = integer(f[t], steps, "a step id");
-        if (id == 0) malformed("step ids count from 1");
-        cert_.pair_steps.push_back(static_cast<std::uint32_t>(id - 1));
-      }
-      pair.step_count = f.size() - 4;
-      cert_.pairs.push_back(pair);
-    }
-    reject_extra_item("pair", count, cert_.pairs_line);
-  }
+}  // namespace krcheck::detail
 
-  void parse_sum() {
-    cert_.sum_line = line_.number;
-    expect_field_count(reader_, line_, 2, "sum <value>");
-    const std::string_view text = line_.fields[1];
-    const auto slash = text.find('/');
-    if (cert_.rule == RuleKind::trace || slash == std::string_view::npos) {
-      if (!is_canonical_integer(text))
-        malformed(cert_.rule == RuleKind::trace
-                      ? "the trace rule's sum must be a decimal integer, found " + quoted(text)
-                      : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
-      cert_.stated_sum = Rational(BigInt(std::string(text)));
-    } else {
-      const auto num_text = text.substr(0, slash);
-      const auto den_text = text.substr(slash + 1);
-      if (!is_canonical_integer(num_text) || !is_canonical_integer(den_text))
-        malformed("expected the sum as an integer or a fraction p/q, found " + quoted(text));
-      const BigInt num(std::string{num_text});
-      const BigInt den(std::string{den_text});
-      if (den == 0) malformed("zero denominator in the sum " + quoted(text));
-      if (den < 2 || gcd(num, den) != 1)
-        malformed("the fraction " + quoted(text) +
-                  " is not in lowest terms (integers are written without '/')");
-      cert_.stated_sum = Rational(num, den);
-    }
-    advance();
-  }
-
-  void parse_claim() {
-    cert_.claim_line = line_.number;
-    expect_field_count(reader_, line_, 4, "claim r >= <K>");
-    if (line_.fields[1] != "r" || line_.fields[2] != ">=") malformed("expected 'claim r >= <K>'");
-    if (!is_canonical_integer(line_.fields[3]))
-      malformed("expected K as a decimal integer without sign or leading zeros, found " +
-                quoted(line_.fields[3]));
-    cert_.claim = BigInt(std::string(line_.fields[3]));
-    advance();
-  }
-
-  LineReader reader_;
-  Line line_;
-  bool has_line_ = false;
-  Certificate cert_;
-};
-
-}  // namespace
+namespace krcheck {
 
 Certificate parse_certificate(std::istream& in, const std::string& file) {
-  return Parser(in, file).run();
+  return detail::Parser(in, file).run();
 }
 
 }  // namespace krcheck

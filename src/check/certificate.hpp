@@ -1,14 +1,16 @@
-// The parsed form of a certificate (docs/certificate-format.md, version 1).
+// The parsed form of a certificate (docs/certificate-format.md, versions 1 and 2).
 //
 // parse_certificate() reads the whole file and checks everything that can be checked
 // without arithmetic: statement order, field order and counts, integer spellings and
 // ranges, token widths, counts against the lines that follow, backward references.
 // Anything wrong here is malformed input (exit 2). The arithmetic checks that decide
-// between verified and not verified come later (cube_rule, family_chains, conclusion).
+// between verified and not verified come later (cube_rule, family_chains, order_rule,
+// inherit_rule, conclusion).
 #pragma once
 
 #include <cstdint>
 #include <istream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,13 +21,15 @@
 namespace krcheck {
 
 enum class QueryMode { first, last, all };
-enum class RuleKind { trace, dominance };
+enum class ModelClass { NK, PF };
+enum class RuleKind { trace, dominance, order, inherit };  // order and inherit: format 2 only
 
 inline constexpr int kMaxWidth = 4096;     // m
 inline constexpr int kMinLength = 3;       // n
 inline constexpr int kMaxLength = 1000;    // n
 inline constexpr int kMaxPrecision = 256;  // P of the trace rule
 inline constexpr std::uint64_t kMaxRows = 200000;
+inline constexpr std::uint64_t kMaxKeyPairs = 20;  // the order rule enumerates 2^C orientations
 
 struct Step {
   long line = 0;
@@ -42,8 +46,18 @@ struct PairLine {
   std::size_t step_count = 0;
 };
 
+// `keypair X Y : ids` of the order rule: the steps compare the key tokens X and Y.
+struct KeyPairLine {
+  long line = 0;
+  Token x, y;
+  std::size_t first_step = 0;  // the steps are core_steps[first_step .. first_step + step_count)
+  std::size_t step_count = 0;
+};
+
 struct Certificate {
   std::string file;
+  int version = 1;  // the header's format version
+  long header_line = 0;
 
   long task_line = 0;
   std::string task_statement;  // the task line as written, for the summary
@@ -51,15 +65,27 @@ struct Certificate {
   int m = 0;
   int n = 0;
   QueryMode mode = QueryMode::first;
+  ModelClass model_class = ModelClass::NK;
   bool dependent_positions = false;
   Digest family_digest{};  // family certificates only
 
   long rule_line = 0;
   RuleKind rule = RuleKind::trace;
-  int precision = 0;  // trace rule only
+  int precision = 0;   // trace rule only
+  int order_rank = 0;  // order rule only: the rank R it refutes
 
   long steps_line = 0;
-  std::vector<Step> steps;  // family certificates only
+  std::vector<Step> steps;  // family certificates and the order rule
+
+  long core_line = 0;  // the order rule's core
+  std::vector<KeyPairLine> keypairs;
+  std::vector<std::uint32_t> core_steps;  // 0-based step indices of all keypair lines
+
+  // The inherit rule's embedded certificate (a cube task, never itself inherit); its lines
+  // are numbered in this file, from begin-embedded to end-embedded.
+  long begin_embedded_line = 0;
+  long end_embedded_line = 0;
+  std::unique_ptr<Certificate> embedded;
 
   long rows_line = 0;
   TokenMatrix own;    // c_i

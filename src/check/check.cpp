@@ -1,7 +1,8 @@
 // Orchestration; see check.hpp. The order of the checks: the certificate is parsed
 // completely first (so malformed input always wins), then the arguments are matched to
 // the task, then the family file is parsed and its digest compared, then steps, chains,
-// the rule's sum and the claim.
+// the rule's sum and the claim. An inherit certificate's embedded certificate is verified
+// completely before its task is compared with the outer one.
 #include "check.hpp"
 
 #include <fstream>
@@ -12,6 +13,8 @@
 #include "cube_rule.hpp"
 #include "family.hpp"
 #include "family_chains.hpp"
+#include "inherit_rule.hpp"
+#include "order_rule.hpp"
 #include "reader.hpp"
 
 namespace krcheck {
@@ -22,24 +25,58 @@ std::istream& opened(const NamedInput& input) {
   return *input.stream;
 }
 
+std::string rule_text(const Certificate& cert) {
+  switch (cert.rule) {
+    case RuleKind::trace:
+      return "trace precision=" + std::to_string(cert.precision);
+    case RuleKind::dominance:
+      return "dominance";
+    case RuleKind::order:
+      return "order rank=" + std::to_string(cert.order_rank);
+    case RuleKind::inherit:
+      return "inherit";
+  }
+  return "?";
+}
+
 void print_summary(const Certificate& cert, std::ostream& out) {
   out << "c certificate: " << cert.file << "\n";
+  if (cert.version != 1) out << "c format: " << cert.version << "\n";
   out << "c " << cert.task_statement << "\n";
-  out << "c rows: " << cert.row_count() << "\n";
-  out << "c rule: "
-      << (cert.rule == RuleKind::trace ? "trace precision=" + std::to_string(cert.precision)
-                                       : std::string("dominance"))
-      << "\n";
+  if (cert.rule == RuleKind::trace || cert.rule == RuleKind::dominance)
+    out << "c rows: " << cert.row_count() << "\n";
+  if (cert.rule == RuleKind::order)
+    out << "c declared: " << cert.steps.size() << " steps, " << cert.keypairs.size()
+        << " keypairs\n";
+  out << "c rule: " << rule_text(cert) << "\n";
   out << "c claim as stated: r >= " << cert.claim << "\n";
 }
 
 BigInt check_cube(const Certificate& cert, std::ostream& out) {
-  if (cert.rule == RuleKind::trace) return conclude_trace(cert, cube_trace_sum(cert), out);
-  return conclude_dominance(cert, cube_dominance_max_row_sum(cert), out);
+  switch (cert.rule) {
+    case RuleKind::trace:
+      return conclude_trace(cert, cube_trace_sum(cert), out);
+    case RuleKind::dominance:
+      return conclude_dominance(cert, cube_dominance_max_row_sum(cert), out);
+    case RuleKind::order:
+      return check_order_rule(cert, nullptr, out);
+    case RuleKind::inherit:
+      break;
+  }
+  // The parser admits neither a family task nor another inherit rule inside.
+  const Certificate& inner = *cert.embedded;
+  out << "c embedded certificate, lines " << cert.begin_embedded_line << "-"
+      << cert.end_embedded_line << ":\n";
+  print_summary(inner, out);
+  check_cube(inner, out);
+  out << "c embedded certificate verified\n";
+  return conclude_inherit(cert, out);
 }
 
 BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostream& out) {
-  const Family family = read_family(opened(input), input.name, cert.dependent_positions);
+  const bool order = cert.rule == RuleKind::order;
+  const Family family = read_family(opened(input), input.name, cert.dependent_positions,
+                                    order && cert.model_class == ModelClass::NK);
   if (family.digest != cert.family_digest)
     fail_check(family.file, 0,
                "SHA-256 of the family file is " + to_hex(family.digest) +
@@ -47,6 +84,7 @@ BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostre
                    to_hex(cert.family_digest));
   out << "c family: " << family.file << " (" << family.instance_count
       << " instances, SHA-256 matches)\n";
+  if (order) return check_order_rule(cert, &family, out);
   const std::vector<Rational> factors = check_steps(cert, family);
   out << "c steps: " << factors.size() << " checked against the family\n";
   const std::vector<Rational> rho = check_chains(cert, factors);
@@ -72,7 +110,7 @@ int exit_code(Status status) {
 CheckResult check_certificate(const NamedInput& cert_input, const std::optional<NamedInput>& family,
                               std::ostream& out, std::ostream& err) {
   CheckResult result;  // status malformed until the very end of the try block
-  out << "c kernelrank-check, certificate format 1\n";
+  out << "c kernelrank-check, certificate formats 1 and 2\n";
   try {
     const Certificate cert = parse_certificate(opened(cert_input), cert_input.name);
     result.claim = cert.claim.str();

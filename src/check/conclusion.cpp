@@ -4,7 +4,6 @@
 #include "status.hpp"
 
 namespace krcheck {
-namespace {
 
 void check_claim(const Certificate& cert, const BigInt& bound, const std::string& rule,
                  std::ostream& out) {
@@ -17,8 +16,6 @@ void check_claim(const Certificate& cert, const BigInt& bound, const std::string
                    bound.str() + " that the " + rule + " gives");
   out << "c claim: r >= " << cert.claim << " follows\n";
 }
-
-}  // namespace
 
 BigInt trace_term(const Rational& one_plus_c, int precision) {
   const BigInt scale = BigInt(1) << static_cast<unsigned>(precision);

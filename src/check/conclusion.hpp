@@ -6,6 +6,7 @@
 // > sum_j 1/(1 + c_j) >= T when there are off-diagonal entries (two rows or more), so
 // r >= floor(T) + 1; with a single row only r >= 1 follows.
 // Dominance rule: all row sums <= 1 make N strictly diagonally dominant, so r >= rows.
+// The order and inherit rules (order_rule, inherit_rule) compare their claims here too.
 #pragma once
 
 #include <ostream>
@@ -14,6 +15,10 @@
 #include "certificate.hpp"
 
 namespace krcheck {
+
+// Prints the bound the rule gives and throws CheckError when the claim exceeds it.
+void check_claim(const Certificate& cert, const BigInt& bound, const std::string& rule,
+                 std::ostream& out);
 
 // floor(2^precision / one_plus_c) for a positive rational one_plus_c.
 BigInt trace_term(const Rational& one_plus_c, int precision);

@@ -35,7 +35,15 @@ std::string instance_key(int position, const std::vector<Token>& sequence,
   return key;
 }
 
-Family read_family(std::istream& in, const std::string& file, bool dependent_positions) {
+std::string used_pair_key(const Token& query, const Token& key) {
+  std::string pair;
+  append_token(pair, query);
+  append_token(pair, key);
+  return pair;
+}
+
+Family read_family(std::istream& in, const std::string& file, bool dependent_positions,
+                   bool record_used_pairs) {
   Sha256 hash;
   LineReader reader(in, file, &hash);
   Family family;
@@ -77,6 +85,9 @@ Family read_family(std::istream& in, const std::string& file, bool dependent_pos
         reader.malformed(line.number, token_problem(line.fields[t + 1], m));
     }
     family.keys.insert(instance_key(static_cast<int>(position), sequence, dependent_positions));
+    if (record_used_pairs)
+      for (const Token& key : sequence)
+        family.used_pairs.insert(used_pair_key(sequence[position - 1], key));
     ++family.instance_count;
   }
   family.digest = hash.finish();

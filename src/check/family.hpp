@@ -27,12 +27,19 @@ struct Family {
   std::size_t instance_count = 0;  // lines, including repeated instances
   Digest digest{};                 // SHA-256 of the file's bytes
   std::unordered_set<std::string> keys;
+  // With record_used_pairs only: used_pair_key(query, key) for every instance's token at its
+  // query position and each of its n tokens (the query token too). The order rule needs
+  // alpha >= 0 on a block, and class NK promises that only where the kernel is used.
+  std::unordered_set<std::string> used_pairs;
 };
 
 // `position` is 1-based; `sequence` holds the n tokens in order.
 std::string instance_key(int position, const std::vector<Token>& sequence,
                          bool dependent_positions);
 
-Family read_family(std::istream& in, const std::string& file, bool dependent_positions);
+std::string used_pair_key(const Token& query, const Token& key);
+
+Family read_family(std::istream& in, const std::string& file, bool dependent_positions,
+                   bool record_used_pairs = false);
 
 }  // namespace krcheck

@@ -54,7 +54,9 @@ std::uint64_t capped_binomial(std::uint64_t total, std::uint64_t chosen, std::ui
   return static_cast<std::uint64_t>(value);
 }
 
-Rational check_step(const Certificate& cert, const Family& family, const Step& step) {
+}  // namespace
+
+Rational step_factor(const Certificate& cert, const Step& step) {
   const auto fail = [&](const std::string& message) { fail_check(cert.file, step.line, message); };
   const int n = cert.n;
   if ((cert.mode == QueryMode::first && step.position != 1) ||
@@ -70,7 +72,16 @@ Rational check_step(const Certificate& cert, const Family& family, const Step& s
   const auto k = static_cast<long>(step.k);
   const Rational factor(BigInt((n - 1 - k) * (gap - 1)), BigInt(k));
   if (factor < 1) fail("factor f = (N-1-k)(g-1)/k = " + to_text(factor) + " < 1");
+  return factor;
+}
 
+namespace {
+
+Rational check_step(const Certificate& cert, const Family& family, const Step& step) {
+  const auto fail = [&](const std::string& message) { fail_check(cert.file, step.line, message); };
+  const Rational factor = step_factor(cert, step);
+  const int n = cert.n;
+  const auto k = static_cast<long>(step.k);
   const std::size_t keys = static_cast<std::size_t>(n - 1);
   require_instance(cert, family, step, std::vector<bool>(keys, true), "S1 = (q, a^(N-1))");
   require_instance(cert, family, step, std::vector<bool>(keys, false), "S2 = (q, b^(N-1))");

@@ -15,6 +15,11 @@
 
 namespace krcheck {
 
+// The checks of one step that need no instance (position allowed by the mode, g >= 2,
+// 1 <= K <= N-2, f >= 1); returns f. In the cube, where every instance exists, they are
+// all there is to check.
+Rational step_factor(const Certificate& cert, const Step& step);
+
 // Checks the family's header against the task, then every step in order; returns the
 // factor of each step. Throws CheckError at the first failure.
 std::vector<Rational> check_steps(const Certificate& cert, const Family& family);

@@ -28,6 +28,14 @@ std::string token_problem(std::string_view text, std::size_t width) {
   return "invalid token";
 }
 
+std::string token_text(const std::uint64_t* token, std::size_t width) {
+  constexpr std::size_t kShown = 80;
+  std::string text;
+  for (std::size_t k = 0; k < width && k < kShown; ++k)
+    text += (token[k / 64] >> (k % 64) & 1) != 0 ? '1' : '0';
+  return width > kShown ? text + "..." : text;
+}
+
 int overlap(const std::uint64_t* x, const std::uint64_t* z, std::size_t words) {
   int total = 0;
   for (std::size_t w = 0; w < words; ++w) total += std::popcount(x[w] & z[w]);

@@ -24,6 +24,12 @@ bool pack_token(std::string_view text, std::size_t width, std::uint64_t* out);
 // Why `text` is not a token of `width` characters (assumes pack_token failed on it).
 std::string token_problem(std::string_view text, std::size_t width);
 
+// The text form of a token of `width` coordinates, cut after 80 characters (for messages).
+std::string token_text(const std::uint64_t* token, std::size_t width);
+inline std::string token_text(const std::vector<std::uint64_t>& token, std::size_t width) {
+  return token_text(token.data(), width);
+}
+
 // <x,z> = popcount(x AND z) over `words` words.
 int overlap(const std::uint64_t* x, const std::uint64_t* z, std::size_t words);
 inline int overlap(const Token& x, const Token& z) { return overlap(x.data(), z.data(), x.size()); }

@@ -6,7 +6,9 @@
 #include "kernelrank/amplification.hpp"
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/bound_search.hpp"
+#include "kernelrank/bound_sources.hpp"
 #include "kernelrank/certificate.hpp"
+#include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/progress.hpp"
 
@@ -94,14 +96,9 @@ nlohmann::json bound_json(const BoundSearchResult& result, int m, int n) {
   return j;
 }
 
-int run_single(const BoundArgs& args, const GlobalOptions& global) {
-  const CertificateTask task = certificate_task(args, args.m);
-  const BoundSearchResult result = search_rank_bound(search_options(args, args.m, global.quiet));
+std::string code_text(const BoundSearchResult& result) {
   const RankBoundResult& b = result.bound;
-  std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," + std::to_string(args.n) +
-                      "), class " + args.model_class + (args.position_dependent ? ", position-dependent maps" : "") +
-                      ":\n  r >= " + b.bound.str() + "\n";
-  human += "construction: " + result.best.construction + ", " + std::to_string(b.rows) +
+  std::string human = "construction: " + result.best.construction + ", " + std::to_string(b.rows) +
            " rows (own token c_i, query q_i = complement of c_i)\n";
   if (b.rule == BoundRule::Trace) {
     human += "rule: trace with column weights: rank > T = sum_j 1/(1 + c_j), c_j = sum_i R(G_ij)^-2\n";
@@ -116,12 +113,45 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
   for (const BoundSearchEntry& e : result.tried)
     human += "  " + e.construction + ": " + std::to_string(e.pool) + " words, " + std::to_string(e.rows) +
              " rows kept, " + (e.bound.applicable ? "r >= " + e.bound.bound.str() : "no bound (" + e.bound.reason + ")") + "\n";
-  nlohmann::json json = bound_json(result, args.m, args.n);
+  return human;
+}
+
+// The sources that gave a bound, and the JSON of the winner.
+nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
+  // The code bound's fields describe the winner only when the code wins.
+  const bool code_wins = sourced.best.source == BoundSource::Code;
+  nlohmann::json json = code_wins ? bound_json(*sourced.code, m, n) : nlohmann::json{{"m", m}, {"n", n}};
+  if (sourced.code && !code_wins) json["code"] = bound_json(*sourced.code, m, n);
+  if (!code_wins) json["rule"] = sourced.best.source == BoundSource::OneRow ? "trace" : sourced.best.source == BoundSource::Order ? "order" : "inherit";
+  json["bound"] = sourced.best.bound.str();
+  json["source"] = to_string(sourced.best.source);
+  json["source_detail"] = sourced.best.description;
+  nlohmann::json sources = nlohmann::json::array();
+  for (const SourcedCandidate& c : sourced.candidates)
+    sources.push_back({{"source", to_string(c.source)}, {"bound", c.bound.str()}, {"detail", c.description}});
+  json["sources"] = sources;
+  return json;
+}
+
+int run_single(const BoundArgs& args, const GlobalOptions& global) {
+  const CertificateTask task = certificate_task(args, args.m);
+  const SourcedBound sourced = best_certified_bound(task, search_options(args, args.m, global.quiet));
+  const Integer& bound = sourced.best.bound;
+  std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," + std::to_string(args.n) +
+                      "), class " + args.model_class + (args.position_dependent ? ", position-dependent maps" : "") +
+                      ":\n  r >= " + bound.str() + " (" + to_string(sourced.best.source) + ")\n";
+  if (sourced.best.source != BoundSource::Code) human += "  " + sourced.best.description + "\n";
+  human += "sources:\n";
+  for (const SourcedCandidate& c : sourced.candidates)
+    human += "  " + to_string(c.source) + ": r >= " + c.bound.str() + "\n";
+  if (!sourced.code) human += "  code: no bound (" + sourced.code_reason + ")\n";
+  if (sourced.code && sourced.best.source == BoundSource::Code) human += code_text(*sourced.code);
+  nlohmann::json json = sourced_json(sourced, args.m, args.n);
   json["class"] = args.model_class;
   json["position_dependent"] = args.position_dependent;
   int exit_code = kExitOk;
   if (args.r >= 0) {
-    const bool ruled_out = Integer(args.r) < b.bound;
+    const bool ruled_out = Integer(args.r) < bound;
     json["r"] = args.r;
     json["r_ruled_out"] = ruled_out;
     human += ruled_out ? "r = " + std::to_string(args.r) + " is ruled out: no " + args.model_class +
@@ -130,8 +160,7 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
     if (!ruled_out) exit_code = kExitNegative;
   }
   if (!args.cert.empty()) {
-    write_file_atomically(args.cert, cube_certificate(task, result.best.construction, result.best.rows, b));
-    human += "certificate written to " + args.cert + " (check it with: kernelrank-check " + args.cert + ")\n";
+    human += write_verified_certificate(args.cert, sourced.best.certificate);
     json["certificate"] = args.cert;
   }
   emit(global, json, human);
@@ -142,23 +171,26 @@ int run_table(const BoundArgs& args, const GlobalOptions& global, const CLI::App
   for (const char* single : {"--m", "--r", "--cert"})
     if (command.count(single) > 0)
       throw UsageError(std::string(single) + " does not apply to --table (use --m-min/--m-max and --cert-dir)");
-  if (args.m_min < 2 || args.m_max < args.m_min || args.m_max > 4096)
-    throw UsageError("--m-min/--m-max must satisfy 2 <= m-min <= m-max <= 4096");
+  if (args.m_min < 1 || args.m_max < args.m_min || args.m_max > 4096)
+    throw UsageError("--m-min/--m-max must satisfy 1 <= m-min <= m-max <= 4096");
   nlohmann::json rows = nlohmann::json::array();
-  std::string human = "  m  |  r >=  | rule      | rows  | construction\n";
+  std::string human = "  m  |  r >=  | source                   | rows  | construction\n";
   Progress progress("bound table", static_cast<std::uint64_t>(args.m_max - args.m_min + 1));
   for (int m = args.m_min; m <= args.m_max; ++m) {
-    const BoundSearchResult result = search_rank_bound(search_options(args, m, global.quiet));
-    const RankBoundResult& b = result.bound;
-    char line[256];
-    std::snprintf(line, sizeof line, " %3d | %6s | %-9s | %5zu | %s\n", m, b.bound.str().c_str(),
-                  to_string(b.rule).c_str(), b.rows, result.best.construction.c_str());
+    const SourcedBound sourced = best_certified_bound(certificate_task(args, m), search_options(args, m, global.quiet));
+    const bool code_wins = sourced.best.source == BoundSource::Code;
+    const std::string source =
+        code_wins ? "code, " + to_string(sourced.code->bound.rule) + " rule" : to_string(sourced.best.source);
+    char line[512];
+    std::snprintf(line, sizeof line, " %3d | %6s | %-24s | %5s | %s\n", m, sourced.best.bound.str().c_str(),
+                  source.c_str(), code_wins ? std::to_string(sourced.code->bound.rows).c_str() : "-",
+                  code_wins ? sourced.code->best.construction.c_str() : sourced.best.description.c_str());
     human += line;
-    nlohmann::json row = bound_json(result, m, args.n);
+    nlohmann::json row = sourced_json(sourced, m, args.n);
     row.erase("tried");
     if (!args.cert_dir.empty()) {
       const std::string path = args.cert_dir + "/bound-m" + std::to_string(m) + "-n" + std::to_string(args.n) + ".cert";
-      write_file_atomically(path, cube_certificate(certificate_task(args, m), result.best.construction, result.best.rows, b));
+      (void)write_verified_certificate(path, sourced.best.certificate);
       row["certificate"] = path;
     }
     rows.push_back(row);

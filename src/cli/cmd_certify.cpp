@@ -4,6 +4,7 @@
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/certificate.hpp"
+#include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/text_input.hpp"
 
@@ -69,9 +70,9 @@ int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
     task.m = family.m;
     task.n = family.n;
     task.position_dependent = args.position_dependent;
-    write_file_atomically(args.cert, family_certificate(task, sha256_hex(bytes), "certify " + args.family, bound));
-    human += "certificate written to " + args.cert + " (check: kernelrank-check " + args.cert + " " +
-             args.family + ")\n";
+    human += write_verified_certificate(args.cert,
+                                        family_certificate(task, sha256_hex(bytes), "certify " + args.family, bound),
+                                        FamilyInput{args.family, bytes});
     json["certificate"] = args.cert;
   }
   emit(global, json, human);

@@ -5,9 +5,10 @@
 #include "report_output.hpp"
 
 #include "kernelrank/atomic_write.hpp"
-#include "kernelrank/certificate.hpp"
+#include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/model_io.hpp"
+#include "kernelrank/text_input.hpp"
 #include "kernelrank/rank_search.hpp"
 #include "kernelrank/readout_feasibility.hpp"
 
@@ -115,7 +116,10 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   RankTask task;
   if (!args.family.empty()) {
     if (args.m >= 0) throw UsageError("give either --m (cube task) or --family, not both");
-    task = family_rank_task(read_family(args.family), args.family);
+    const std::string bytes = read_file_checked(args.family);
+    task = family_rank_task(parse_family(args.family, bytes), args.family);
+    task.family_file = args.family;
+    task.family_file_bytes = bytes;
   } else {
     if (args.m < 0) throw UsageError("--m (cube task T(m,n)) or --family FILE is required");
     task = cube_rank_task(args.m, args.n);
@@ -162,19 +166,15 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
     human += "  rank-bound certificate: r >= " + result.certificate->bound.str() + " from " +
              result.certificate->construction + "\n";
   }
+  if (result.certificate_text) json["certificate_rule"] = result.certificate_rule;
   if (!args.cert.empty()) {
-    if (result.certificate) {
-      CertificateTask cert_task;
-      cert_task.m = task.m;
-      cert_task.n = task.n;
-      cert_task.mode = task.mode;
-      cert_task.positive_features = search_class == SearchClass::PF;
-      write_file_atomically(args.cert, cube_certificate(cert_task, result.certificate->construction,
-                                                        result.certificate->rows, result.certificate->result));
-      json["certificate"]["file"] = args.cert;
-      human += "  certificate written to " + args.cert + " (check it with: kernelrank-check " + args.cert + ")\n";
+    if (result.certificate_text) {
+      const std::optional<FamilyInput> family =
+          task.cube ? std::nullopt : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
+      human += "  " + write_verified_certificate(args.cert, *result.certificate_text, family);
+      json["certificate_file"] = args.cert;
     } else {
-      human += "  no certificate written: no rank-bound certificate refutes r = " + std::to_string(args.r) + "\n";
+      human += "  no certificate written: no checker-verified certificate refutes r = " + std::to_string(args.r) + "\n";
     }
   }
   nlohmann::json attempts = nlohmann::json::array();

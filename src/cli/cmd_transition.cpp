@@ -9,6 +9,7 @@
 #include "kernelrank/bound_search.hpp"
 #include "kernelrank/builtin_models.hpp"
 #include "kernelrank/certificate.hpp"
+#include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/evaluate.hpp"
 #include "kernelrank/softmax_base.hpp"
@@ -84,8 +85,9 @@ int run_transition(const TransitionArgs& args, const GlobalOptions& global) {
     CertificateTask task;
     task.m = m;
     task.n = 3;
-    write_file_atomically(args.cert, cube_certificate(task, bound.best.construction, bound.best.rows, bound.bound));
-    human += "\ncertificate for the n=3 lower bound written to " + args.cert + "\n";
+    human += "\nthe n=3 lower bound: " +
+             write_verified_certificate(args.cert, cube_certificate(task, bound.best.construction, bound.best.rows,
+                                                                    bound.bound));
   }
   if (!consistent) human += "\nWARNING: a step did not come out as theory.md predicts\n";
   emit(global, {{"m", m}, {"rows", rows}, {"consistent", consistent}}, human);

@@ -5,6 +5,7 @@
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/certificate.hpp"
+#include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/code.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/witness.hpp"
@@ -77,8 +78,10 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
   const std::string construction = "witness family along chains of " + best->construction + ", " +
                                    std::to_string(best->witness.rows.size()) + " code rows";
   const std::string cert = family_certificate(task, sha256_hex(family_text), construction, best->bound);
+  // The certificate is checked against the family text before either file is written.
+  require_checker_verified(cert, FamilyInput{args.out, family_text});
   write_file_atomically(args.out, family_text);
-  write_file_atomically(args.cert, cert);
+  (void)write_verified_certificate(args.cert, cert, FamilyInput{args.out, family_text});
   std::string human = "witness family for T(" + std::to_string(task.m) + "," + std::to_string(args.n) + ") from " +
                       best->construction + ": " + std::to_string(best->witness.family.instances.size()) +
                       " instances, " + std::to_string(best->witness.rows.size()) + " code rows (" +

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     add_search_command(app, global, action);
     add_min_rank_command(app, global, action);
     add_plot_command(app, global, action);
+    add_transcript_command(app, global, action);
     add_train_placeholder(app);
   });
 }

@@ -15,6 +15,7 @@ std::string to_string(CellStatus status) {
   switch (status) {
     case CellStatus::Found: return "model found and verified";
     case CellStatus::RefutedCertified: return "refuted-certified";
+    case CellStatus::RefutedExact: return "refuted-exact (not checker-verified)";
     case CellStatus::RefutedCorroborated: return "refuted-corroborated";
     case CellStatus::RefutedZ3Only: return "refuted-Z3-only";
     case CellStatus::RefutedInherited: return "refuted-inherited";
@@ -28,8 +29,8 @@ namespace {
 CellStatus status_of(const SearchResult& result) {
   if (result.verdict == SearchVerdict::Found) return CellStatus::Found;
   if (result.verdict == SearchVerdict::Unknown) return CellStatus::Unknown;
-  if (result.label.rfind("refuted (certified", 0) == 0 || result.label.rfind("refuted (exact", 0) == 0)
-    return CellStatus::RefutedCertified;
+  if (result.label.rfind("refuted (certified", 0) == 0) return CellStatus::RefutedCertified;
+  if (result.label.rfind("refuted (exact", 0) == 0) return CellStatus::RefutedExact;
   if (result.label.rfind("refuted (corroborated", 0) == 0) return CellStatus::RefutedCorroborated;
   return CellStatus::RefutedZ3Only;
 }

@@ -5,6 +5,8 @@
 #include "kernelrank/rank_search.hpp"
 
 #include "kernelrank/atomic_write.hpp"
+#include "kernelrank/certificate_gate.hpp"
+#include "kernelrank/refutation_certificate.hpp"
 #include "kernelrank/child_process.hpp"
 #include "kernelrank/errors.hpp"
 #include "rank_encoding.hpp"
@@ -341,19 +343,49 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
     result.seconds = seconds_since(start);
     return result;
   };
+  // Exact arguments count as certified only with a certificate the checker's library
+  // verifies; the rest are exact but not checker-verified.
+  std::vector<std::string> certified, exact_only;
+  const CertificateTask cert_task = certificate_task_of(task, options.search_class);
+  auto keep_certificate = [&](const std::string& text, const std::string& rule) {
+    const std::optional<FamilyInput> family =
+        task.cube ? std::nullopt : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
+    require_checker_verified(text, family);
+    if (!result.certificate_text) {
+      result.certificate_text = text;
+      result.certificate_rule = rule;
+    }
+  };
   if (options.r == 0) {
     // No features: alpha = 0, every denominator is 0, every output undefined.
     result.zero_kernel = true;
     result.verdict = SearchVerdict::Refuted;
-    result.label = "refuted (exact: r = 0)";
     result.detail = "with no features the kernel is identically 0, so every instance has a zero denominator";
+    if (task.cube && task.n >= 3) {
+      keep_certificate(one_row_certificate(cert_task), "one row");
+      result.label = "refuted (certified)";
+    } else {
+      result.label = "refuted (exact, not checker-verified)";
+    }
     return finish();
   }
   // 1. Exact arguments.
-  std::vector<std::string> certified;
   if (options.exact_arguments && options.r <= 2) {
     result.order = order_argument(task, options.r, options.search_class);
-    if (result.order->refuted) certified.push_back("order argument, " + result.order->summary);
+    if (result.order->refuted) {
+      std::string why_not;
+      const std::string sha = task.cube ? std::string() : family_digest_hex(task.family_file_bytes);
+      const std::optional<std::string> text = task.cube || !task.family_file.empty()
+          ? order_certificate(task, options.search_class, *result.order, options.r, sha, why_not)
+          : std::nullopt;
+      if (text) {
+        keep_certificate(*text, "order");
+        certified.push_back("order argument, " + result.order->summary);
+      } else {
+        exact_only.push_back("order argument, " + result.order->summary + " (no checker certificate: " +
+                             (why_not.empty() ? "the task has no family file" : why_not) + ")");
+      }
+    }
   }
   if (options.exact_arguments && options.certificate && task.cube && task.n == 3 && task.m >= 2) {
     BoundSearchOptions bound_options;
@@ -373,10 +405,12 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
       c.rows = bound.best.rows;
       c.result = bound.bound;
       result.certificate = c;
+      keep_certificate(cube_certificate(cert_task, c.construction, c.rows, c.result), to_string(c.result.rule));
       certified.push_back("rank-bound certificate r >= " + c.bound.str() + " (" + c.construction + ")");
     }
   }
-  const bool exact_refutation = !certified.empty();
+  const bool exact_refutation = !certified.empty() || !exact_only.empty();
+  certified.insert(certified.end(), exact_only.begin(), exact_only.end());  // every refutation, for the detail
   // 2./3. Heuristic and Z3, in a child process.
   // The proposal search keeps dense |T| x |T| double tables: small token sets only.
   const bool run_heuristic = options.heuristic && !exact_refutation && task.tokens.size() <= 1024;
@@ -463,7 +497,7 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
     result.detail = result.model_source;
   } else if (exact_refutation) {
     result.verdict = SearchVerdict::Refuted;
-    result.label = "refuted (certified)";
+    result.label = result.certificate_text ? "refuted (certified)" : "refuted (exact, not checker-verified)";
     result.detail = certified.front();
     for (std::size_t i = 1; i < certified.size(); ++i) result.detail += "; " + certified[i];
     if (!z3_note.empty()) result.detail += "; cross-check " + z3_note;

@@ -814,8 +814,9 @@ def main():
 
     bad("bad_header", with_line(1, "kernelrank-cert 1"), "wrong header keyword", 1,
         "expected header 'kernelrank-certificate 1'")
-    bad("bad_version", with_line(1, "kernelrank-certificate 2"), "unsupported version", 1,
-        "unsupported certificate format version '2'")
+    # Format 2 reads every format 1 rule, so the first unsupported version is 3.
+    bad("bad_version", with_line(1, "kernelrank-certificate 3"), "unsupported version", 1,
+        "unsupported certificate format version '3', expected 1 or 2")
     bad("unknown_statement", "\n".join(L[:2] + ["hint fast"] + L[2:]), "an unknown statement", 3,
         "unknown statement 'hint': expected 'rule'")
     bad("out_of_order", "\n".join(L[:2] + [L[3]] + [L[2]] + L[4:]), "rows before rule", 3,
@@ -991,6 +992,422 @@ def main():
     flines[2] = " ".join(fields)
     bad("family_file_bad_token", good_family_cert, "a '2' in the first key of the first instance", 3,
         "token has '2' at coordinate 3, expected only '0' and '1'", family="\n".join(flines), where="family")
+
+    format2(rows_h, base, L)
+
+
+# ---------------------------------------------------------------- format 2
+# The m = 5 core (theory.md section 4: T(5,3) needs rank 3): for each key pair (x, y), the
+# queries for which x is above y and those for which y is above x. "x above y for q" is an
+# L2 step with a = x, b = y, which needs <q,y> - <q,x> >= 2 (asserted below).
+M5_CORE = [
+    ("00011", "11100", "01100 10100 11000 11100 11101 11110", "00011"),
+    ("00110", "11001", "01001 10001 11000 11001 11011 11101", "00110"),
+    ("00111", "11000", "11000", "00011 00101 00110 00111 01111 10111"),
+    ("01001", "10110", "00110 10010 10100 10110 10111 11110", "01001"),
+    ("01011", "10100", "10100", "00011 01001 01010 01011 01111 11011"),
+]
+
+
+def order_sides(steps, keypairs):
+    """Per keypair (x, y, step ids): the queries with x above y and those with y above x."""
+    out = []
+    for x, y, ids in keypairs:
+        x_above, y_above = [], []
+        for sid in ids:
+            pos, q, a, b, k = steps[sid - 1]
+            assert (a, b) in ((x, y), (y, x)), "step %d compares other tokens" % sid
+            (x_above if (a, b) == (x, y) else y_above).append(q)
+        out.append((x_above, y_above))
+    return out
+
+
+def first_consistent_orientation(sides):
+    """The first orientation (bit t set: keypair t reversed, its y-above queries first) whose
+    threshold graph has no cycle, or None. Cycles are found by deleting sinks until nothing
+    is left, not by the checker's method (Kahn's algorithm from the sources)."""
+    for mask in range(2 ** len(sides)):
+        edges = set()
+        for t, (x_above, y_above) in enumerate(sides):
+            before, after = (y_above, x_above) if mask >> t & 1 else (x_above, y_above)
+            edges |= {(q, ("threshold", t)) for q in before}
+            edges |= {(("threshold", t), q) for q in after}
+        nodes = {u for e in edges for u in e}
+        while True:
+            sinks = {v for v in nodes if not any(e[0] == v for e in edges)}
+            if not sinks:
+                break
+            nodes -= sinks
+            edges = {e for e in edges if e[1] not in sinks}
+        if not nodes:
+            return mask
+    return None
+
+
+def orientation_digits(mask, count):
+    return "".join("1" if mask >> t & 1 else "0" for t in range(count))
+
+
+class OrderCert:
+    """A certificate of rule order: steps (pos, q, a, b, k) and keypairs (x, y, [step ids])."""
+
+    def __init__(self, m, n, rank, mode="first", cls="NK", positions="independent"):
+        self.m, self.n, self.rank, self.mode, self.cls, self.positions = m, n, rank, mode, cls, positions
+        self.steps = []
+        self.keypairs = []
+
+    def step(self, pos, q, a, b, k=1):
+        self.steps.append((pos, q, a, b, k))
+        return len(self.steps)
+
+    def add_keypair(self, x, y, x_above, y_above, pos=1):
+        ids = [self.step(pos, q, x, y) for q in x_above] + [self.step(pos, q, y, x) for q in y_above]
+        self.keypairs.append((x, y, ids))
+
+    def step_ok(self, sid):
+        pos, q, a, b, k = self.steps[sid - 1]
+        g = ov(q, b) - ov(q, a)
+        return g >= 2 and 1 <= k <= self.n - 2 and (self.n - 1 - k) * (g - 1) >= k
+
+    def bound(self):
+        """rank + 1 when every step is an L2 step and the core is contradictory, else None."""
+        if not all(self.step_ok(sid) for sid in range(1, len(self.steps) + 1)):
+            return None
+        sides = order_sides(self.steps, self.keypairs)
+        if not sides or not all(x_above and y_above for x_above, y_above in sides):
+            return None
+        if self.rank == 1 or first_consistent_orientation(sides) is None:
+            return self.rank + 1
+        return None
+
+    def queries(self):
+        """The distinct query tokens of the core's steps, in order of first use."""
+        out = []
+        for x, y, ids in self.keypairs:
+            for sid in ids:
+                if self.steps[sid - 1][1] not in out:
+                    out.append(self.steps[sid - 1][1])
+        return out
+
+    def keys(self):
+        out = []
+        for x, y, ids in self.keypairs:
+            out += [z for z in (x, y) if z not in out]
+        return out
+
+    def step_instances(self):
+        """S1, S2 and S3_k of every step, in step order, without repeats."""
+        out = []
+        n = self.n
+        for pos, q, a, b, k in self.steps:
+            for keys in ([a] * (n - 1), [b] * (n - 1), [a] * k + [b] * (n - 1 - k)):
+                inst = (pos, keys[:pos - 1] + [q] + keys[pos - 1:])
+                if inst not in out:
+                    out.append(inst)
+        return out
+
+    def block_instances(self):
+        """One instance (q, z^(n-1)) for every pair (query, key) of the core that no step
+        instance uses (a pair is used when q sits at the query position and z is among the
+        tokens, q itself included)."""
+        used = {(toks[pos - 1], z) for pos, toks in self.step_instances() for z in toks}
+        pos = self.n if self.mode == "last" else 1
+        out = []
+        for q in self.queries():
+            for z in self.keys():
+                if (q, z) not in used:
+                    keys = [z] * (self.n - 1)
+                    out.append((pos, keys[:pos - 1] + [q] + keys[pos - 1:]))
+        return out
+
+    def family_text(self, drop=None):
+        instances = self.step_instances() + self.block_instances()
+        if drop is not None:
+            instances.remove(drop)
+        lines = ["kernelrank-family 1 m=%d n=%d" % (self.m, self.n),
+                 "# generated by tests/certs/generate.py: steps, then the block pairs"]
+        lines += ["%d %s" % (pos, " ".join(toks)) for pos, toks in instances]
+        return "\n".join(lines) + "\n"
+
+    def text(self, claim, family_digest=None, header=2, construction=None):
+        kind = "family" if family_digest else "cube"
+        lines = ["kernelrank-certificate %d" % header,
+                 "task %s m=%d n=%d mode=%s class=%s positions=%s%s"
+                 % (kind, self.m, self.n, self.mode, self.cls, self.positions,
+                    " sha256=" + family_digest if family_digest else "")]
+        if construction:
+            lines.append("construction " + construction)
+        lines += ["rule order rank=%d" % self.rank, "steps %d" % len(self.steps)]
+        lines += ["step %d pos=%d q=%s a=%s b=%s k=%d" % ((sid,) + st)
+                  for sid, st in enumerate(self.steps, start=1)]
+        lines.append("core %d" % len(self.keypairs))
+        lines += ["keypair %s %s : %s" % (x, y, " ".join(map(str, ids))) for x, y, ids in self.keypairs]
+        lines += ["claim r >= %d" % claim, "end"]
+        return "\n".join(lines) + "\n"
+
+
+def inherit_text(m, n, claim, embedded, mode="first", cls="NK", positions="independent",
+                 header=2, kind="cube"):
+    lines = ["kernelrank-certificate %d" % header,
+             "task %s m=%d n=%d mode=%s class=%s positions=%s" % (kind, m, n, mode, cls, positions),
+             "construction the embedded task padded with zero coordinates",
+             "rule inherit", "begin-embedded"]
+    lines += embedded.rstrip("\n").split("\n")
+    lines += ["end-embedded", "claim r >= %d" % claim, "end"]
+    return "\n".join(lines) + "\n"
+
+
+def m5_core(cls="NK", pairs=None):
+    core = OrderCert(5, 3, 2, cls=cls)
+    for x, y, x_above, y_above in (M5_CORE if pairs is None else pairs):
+        core.add_keypair(x, y, x_above.split(), y_above.split())
+    return core
+
+
+def format2(rows_h, base, L):
+    """Format 2: the v1 rules under header 2, the order rule and the inherit rule."""
+    # ---- the m = 5 core, checked here before anything is written
+    for x, y, x_above, y_above in M5_CORE:
+        for q in x_above.split():
+            assert ov(q, y) - ov(q, x) >= 2, (x, y, q)
+        for q in y_above.split():
+            assert ov(q, x) - ov(q, y) >= 2, (x, y, q)
+    core5 = m5_core()
+    assert core5.bound() == 3
+    # Every pair is needed: without any one of them some orientation is acyclic.
+    drop_masks = []
+    for t in range(len(M5_CORE)):
+        v = m5_core(pairs=M5_CORE[:t] + M5_CORE[t + 1:])
+        mask = first_consistent_orientation(order_sides(v.steps, v.keypairs))
+        assert mask is not None and v.bound() is None
+        drop_masks.append(mask)
+
+    # ---- valid
+    write("valid", "v2_trace.cert", base.replace("kernelrank-certificate 1", "kernelrank-certificate 2", 1))
+    sums = cube_dominance(rows_h, 20)
+    write("valid", "v2_dominance.cert",
+          cube_text(rows_h, 20, "rule dominance", frac_text(max(sums)), len(rows_h))
+          .replace("kernelrank-certificate 1", "kernelrank-certificate 2", 1))
+    core5_text = core5.text(3, construction="the m=5 core: five key pairs, an odd cycle of thresholds")
+    write("valid", "order_m5_rank2.cert", core5_text)
+    write("valid", "order_m5_rank2_weaker_claim.cert", core5.text(2))
+    core5_pf = m5_core(cls="PF")
+    write("valid", "order_m5_rank2_pf.cert", core5_pf.text(3))
+    # T(4,3) at rank 1: 1100 prefers 0011 (<1100,1100> - <1100,0011> = 2 - 0) and 0011
+    # prefers 1100, so the two query rows cannot be multiples of one vector.
+    core4 = OrderCert(4, 3, 1)
+    core4.add_keypair("0011", "1100", ["1100"], ["0011"])
+    assert core4.bound() == 2
+    core4_text = core4.text(2, construction="one key pair, preferred either way by two queries")
+    write("valid", "order_m4_rank1.cert", core4_text)
+    core4_last = OrderCert(4, 3, 1, mode="last")
+    core4_last.add_keypair("0011", "1100", ["1100"], ["0011"], pos=3)
+    assert core4_last.bound() == 2
+    write("valid", "order_m4_rank1_last.cert", core4_last.text(2))
+    # The m = 5 core over an explicit family: the S1, S2, S3 of every step, plus one
+    # instance (q, z, z) for every block pair (query, key) that those leave unused.
+    fam5 = m5_core()
+    blocks = fam5.block_instances()
+    assert blocks
+    fam5_text = fam5.family_text()
+    fam5_cert = fam5.text(3, digest(fam5_text))
+    write("valid", "order_family_m5.cert", fam5_cert)
+    write("valid", "order_family_m5.family", fam5_text)
+    # Inherit: the m = 5 core into m = 8, and a format 1 trace certificate into m = 10.
+    text = inherit_text(8, 3, 3, core5_text)
+    write("valid", "inherit_order_m5_into_m8.cert", text)
+    spec_rows = [("11110000", "00001111"), ("00001111", "11110000")]
+    S, K = cube_trace(spec_rows, 3, 64)
+    spec_text = cube_text(spec_rows, 3, "rule trace precision=64", S, K)
+    write("valid", "inherit_trace_into_m10.cert", inherit_text(10, 3, K, spec_text))
+    write("valid", "inherit_pf_from_nk.cert", inherit_text(6, 3, 2, core4_text, cls="PF"))
+
+    # ---- invalid (exit 1): each differs from a valid certificate in one respect
+    def case(name, text, tests, line, message, family=None, where="cert"):
+        write("invalid", name + ".cert", text)
+        if family is not None:
+            write("invalid", name + ".family", family)
+        expect("invalid", name, tests, line, message, where)
+
+    for t in (1, 4):
+        v = m5_core(pairs=M5_CORE[:t] + M5_CORE[t + 1:])
+        text = v.text(3)
+        case("order_not_contradictory_without_pair%d" % (t + 1), text,
+             "the m=5 core without key pair %d: orientation %s is acyclic"
+             % (t + 1, orientation_digits(drop_masks[t], 4)),
+             line_of(text, "core "), "the core is not contradictory: orientation %s "
+             % orientation_digits(drop_masks[t], 4))
+    # A step of gap 1 (<1110,1100> - <1110,0011> = 2 - 1) inside the keypair; both
+    # directions still have a valid step.
+    v = OrderCert(4, 3, 1)
+    v.add_keypair("0011", "1100", ["1100", "1110"], ["0011"])
+    text = v.text(2)
+    case("order_step_gap_one", text, "a keypair step with gap 1", line_of(text, "step 2 "),
+         "gap g = <q,b> - <q,a> = 1 < 2")
+    drop = (1, ["01100", "00011", "11100"])  # S3 of step 1: q = 01100, a = 00011, b = 11100
+    assert fam5.steps[0] == (1, "01100", "00011", "11100", 1) and drop in fam5.step_instances()
+    dropped = fam5.family_text(drop=drop)
+    text = fam5.text(3, digest(dropped))
+    case("order_family_missing_s3", text, "step 1's S3 is not in the family", line_of(text, "step 1 "),
+         "the family has no instance S3_k = (q, a^1, b^1)", family=dropped)
+    v = m5_core()
+    x, y, ids = v.keypairs[0]
+    foreign = v.keypairs[1][2][0]
+    v.keypairs[0] = (x, y, ids + [foreign])
+    text = v.text(3)
+    case("order_keypair_foreign_step", text, "keypair 1 names a step of keypair 2",
+         line_of(text, "keypair "), "keypair %s %s: step %d (line %d) compares a=%s and b=%s, not these two keys"
+         % (x, y, foreign, line_of(text, "step %d " % foreign), v.steps[foreign - 1][2], v.steps[foreign - 1][3]))
+    v = OrderCert(4, 3, 1)
+    v.add_keypair("0011", "1100", ["1100"], ["0011"])
+    v.keypairs[0] = ("0011", "1100", [1])
+    text = v.text(2)
+    case("order_keypair_one_direction", text, "a keypair whose steps all say 0011 is above 1100",
+         line_of(text, "keypair "), "keypair 0011 1100: no step says 1100 is above 0011")
+    v = OrderCert(4, 3, 1)
+    v.add_keypair("0011", "1100", ["1100"], ["0011"])
+    v.keypairs.append(("1100", "0011", [2, 1]))
+    text = v.text(2)
+    case("order_duplicate_keypair", text, "the key pair {0011, 1100} twice, in either order",
+         line_of(text, "keypair ", 2), "keypair 1100 0011: the same two keys as the keypair on line %d"
+         % line_of(text, "keypair ", 1))
+    # NK over a family: drop one block instance (q, z, z); the first keypair naming z fails.
+    pos, toks = blocks[len(blocks) // 2]
+    q, z = toks[0], toks[1]
+    dropped = fam5.family_text(drop=(pos, toks))
+    text = fam5.text(3, digest(dropped))
+    first_with_z = next(t for t, (x, y, ids) in enumerate(fam5.keypairs) if z in (x, y))
+    case("order_family_block_unused", text, "class=NK and the block pair (%s, %s) is used by no instance"
+         % (q, z), line_of(text, "keypair ", first_with_z + 1),
+         "class=NK: no family instance has query %s and key %s" % (q, z), family=dropped)
+    # The same family under PF needs no block: it verifies (valid, see above for NK).
+    fam5_pf = m5_core(cls="PF")
+    write("valid", "order_family_m5_pf_without_block.cert",
+          fam5_pf.text(3, digest(dropped)))
+    write("valid", "order_family_m5_pf_without_block.family", dropped)
+    v = OrderCert(4, 3, 1, positions="dependent")
+    v.add_keypair("0011", "1100", ["1100"], ["0011"])
+    text = v.text(2)
+    case("order_dependent_positions", text, "positions=dependent", line_of(text, "rule "),
+         "the order rule is proven for position-independent maps only")
+    text = core5.text(4)
+    case("order_claim_too_strong", text, "r >= 4 from a rank-2 core", line_of(text, "claim"),
+         "claim r >= 4 is stronger than the bound r >= 3")
+    text = core4.text(3)
+    case("order_rank1_claim_too_strong", text, "r >= 3 from a rank-1 core", line_of(text, "claim"),
+         "claim r >= 3 is stronger than the bound r >= 2")
+    v = OrderCert(4, 3, 1)
+    v.step(1, "1100", "0011", "1100")
+    text = v.text(2)
+    case("order_empty_core", text, "a core without keypairs", line_of(text, "core "),
+         "the core is not contradictory: it has no keypair")
+
+    text = inherit_text(5, 3, 3, core5_text)
+    case("inherit_m_not_smaller", text, "T(5,3) into T(5,3)", line_of(text, "task ", 2),
+         "the embedded task has m=5, not below the m=5 of the outer task (line 2)")
+    text = inherit_text(8, 4, 3, core5_text)
+    case("inherit_other_n", text, "T(5,3) into T(8,4)", line_of(text, "task ", 2),
+         "the embedded task has n=3, the outer task (line 2) n=4")
+    text = inherit_text(8, 3, 3, core5_text, mode="all")
+    case("inherit_other_mode", text, "mode=first into mode=all", line_of(text, "task ", 2),
+         "the embedded task has mode=first, the outer task (line 2) mode=all")
+    dep_rows = [(c, q) for c, q in spec_rows]
+    S, K = cube_trace(dep_rows, 3, 64)
+    dep_text = cube_text(dep_rows, 3, "rule trace precision=64", S, K, positions="dependent")
+    text = inherit_text(10, 3, K, dep_text)
+    case("inherit_other_positions", text, "positions=dependent into positions=independent",
+         line_of(text, "task ", 2),
+         "the embedded task has positions=dependent, the outer task (line 2) positions=independent")
+    text = inherit_text(8, 3, 3, core5_pf.text(3))
+    case("inherit_nk_from_pf", text, "an NK outer task over a PF bound", line_of(text, "task ", 2),
+         "the embedded task has class=PF, whose bound says nothing about the class=NK")
+    text = inherit_text(8, 3, 4, core5_text)
+    case("inherit_claim_too_high", text, "r >= 4 over an embedded r >= 3", line_of(text, "claim", 2),
+         "claim r >= 4 is stronger than the bound r >= 3")
+    # The embedded claim, not its bound: r >= 2 (weaker than its 3) allows only r >= 2.
+    text = inherit_text(8, 3, 3, core5.text(2))
+    case("inherit_claim_above_embedded_claim", text, "the embedded certificate claims only r >= 2",
+         line_of(text, "claim", 2), "claim r >= 3 is stronger than the bound r >= 2")
+    text = inherit_text(8, 3, 4, core5.text(4))
+    case("inherit_embedded_fails", text, "the embedded certificate's own claim is too strong",
+         line_of(text, "claim", 1), "claim r >= 4 is stronger than the bound r >= 3")
+    v = m5_core(pairs=M5_CORE[1:])
+    text = inherit_text(8, 3, 3, v.text(3))
+    case("inherit_embedded_not_contradictory", text, "the embedded core misses key pair 1",
+         line_of(text, "core "), "the core is not contradictory: orientation %s"
+         % orientation_digits(drop_masks[0], 4))
+
+    # ---- malformed (exit 2)
+    def bad(name, text, tests, line, message):
+        write("malformed", name + ".cert", text)
+        expect("malformed", name, tests, line, message)
+
+    text = core4_text.replace("kernelrank-certificate 2", "kernelrank-certificate 1", 1)
+    bad("order_under_header_1", text, "rule order in a format 1 file", line_of(text, "rule "),
+        "rule order needs certificate format 2, but the header on line 1 says 1")
+    text = inherit_text(8, 3, 3, core5_text, header=1)
+    bad("inherit_under_header_1", text, "rule inherit in a format 1 file", line_of(text, "rule "),
+        "rule inherit needs certificate format 2")
+    text = core4_text.replace("rank=1", "rank=3")
+    bad("order_rank_three", text, "rank=3", line_of(text, "rule "),
+        "rank=3: the order rule refutes rank 1 or 2 only")
+    text = core5_text.replace("core 5", "core 6")
+    bad("order_core_count_too_large", text, "core 6 with five keypair lines", line_of(text, "claim"),
+        "expected 'keypair' line 6 of the 6 declared on line %d, found 'claim'" % line_of(text, "core "))
+    text = core5_text.replace("core 5", "core 4")
+    bad("order_core_count_too_small", text, "core 4 with five keypair lines", line_of(text, "keypair ", 5),
+        "more 'keypair' lines than the 4 declared on line %d" % line_of(text, "core "))
+    text = core4_text.replace("keypair 0011 1100", "keypair 0011 0011")
+    bad("order_keypair_equal_tokens", text, "keypair 0011 0011", line_of(text, "keypair "),
+        "a keypair needs two different key tokens")
+    text = core4_text.replace("keypair 0011 1100 : 1 2", "keypair 0011 1100 : 1 3")
+    bad("order_unknown_step_id", text, "step id 3 of 2", line_of(text, "keypair "),
+        "a step id 3 exceeds the limit 2")
+    text = core4_text.replace("keypair 0011 1100 : 1 2", "keypair 0011 1100 :")
+    bad("order_keypair_without_steps", text, "a keypair without step ids", line_of(text, "keypair "),
+        "expected 'keypair <token> <token> : <step id> ...' with at least one step id")
+    many = OrderCert(5, 3, 2)
+    many.step(1, "11100", "00011", "11100")
+    many.keypairs = [(format(t, "05b"), format(31 - t, "05b"), [1]) for t in range(21)]
+    text = many.text(3)
+    bad("order_too_many_keypairs", text, "core 21", line_of(text, "core "),
+        "core 21: at most 20 keypairs")
+    text = core4_text.replace("claim r >= 2", "rows 1\nrow 0011 1100\nclaim r >= 2")
+    bad("order_with_rows", text, "a rows block under rule order", line_of(text, "rows "),
+        "statement 'rows' out of order: expected 'claim'")
+    text = core4_text.replace("steps 2\n", "").replace("step 1 pos=1 q=1100 a=0011 b=1100 k=1\n", "") \
+        .replace("step 2 pos=1 q=0011 a=1100 b=0011 k=1\n", "")
+    bad("order_without_steps", text, "rule order without a steps block", line_of(text, "core "),
+        "statement 'core' out of order: expected 'steps'")
+    text = inherit_text(10, 3, 3, inherit_text(8, 3, 3, core5_text))
+    bad("inherit_nested", text, "an inherit certificate inside another", line_of(text, "rule ", 2),
+        "rule inherit cannot be nested")
+    text = inherit_text(8, 3, 3, core5_text, kind="family").replace(
+        "positions=independent", "positions=independent sha256=" + "0" * 64, 1)
+    bad("inherit_family_outer", text, "rule inherit on a family task", line_of(text, "rule "),
+        "rule inherit is for cube tasks only")
+    text = inherit_text(8, 3, 3, fam5_cert)
+    bad("inherit_family_embedded", text, "a family certificate embedded", line_of(text, "task ", 2),
+        "the embedded certificate of rule inherit must have a cube task")
+    text = inherit_text(8, 3, 3, core5_text).replace("end-embedded\n", "")
+    bad("inherit_missing_end_embedded", text, "no end-embedded line", line_of(text, "claim", 2),
+        "statement 'claim' out of order: expected 'end-embedded'")
+    text = inherit_text(8, 3, 3, core5_text).rstrip("\n").rsplit("\n", 3)[0] + "\n"
+    bad("inherit_truncated_after_embedded", text, "the file stops after the embedded 'end'",
+        len(text.split("\n")) - 1, "unexpected end of file: expected 'end-embedded'")
+    text = inherit_text(8, 3, 3, core5_text).split("begin-embedded\n")[0] + "begin-embedded\n"
+    bad("inherit_truncated_after_begin_embedded", text, "the file stops after begin-embedded",
+        line_of(text, "begin-embedded"),
+        "unexpected end of file: expected the embedded certificate's header")
+    text = inherit_text(8, 3, 3, core5_text).replace("end-embedded\n", "end-embedded\njunk here\n")
+    bad("inherit_junk_after_end_embedded", text, "a line of junk after end-embedded",
+        line_of(text, "junk"), "unknown statement 'junk': expected 'claim'")
+    text = inherit_text(8, 3, 3, core5_text).replace("end-embedded\n", "end-embedded now\n")
+    bad("inherit_end_embedded_extra_field", text, "end-embedded with a field",
+        line_of(text, "end-embedded"), "unexpected extra field 'now'")
+    text = inherit_text(8, 3, 3, core5_text).replace("end\nend-embedded", "end-embedded")
+    bad("inherit_embedded_without_end", text, "the embedded certificate has no 'end'",
+        line_of(text, "end-embedded"), "statement 'end-embedded' out of order: expected 'end'")
 
 
 def cube_trace_fast(rows, n, precision):

@@ -1,0 +1,35 @@
+// The one way out for certificates: before a certificate is written or called
+// certified, the checker's own library (src/check, which shares no code with the
+// producer) reads the text in memory and must verify it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace kernelrank {
+
+// The family file of a family certificate, as the producer read or is about to write it.
+struct FamilyInput {
+  std::string path;
+  std::string bytes;
+};
+
+struct CheckerVerdict {
+  bool verified = false;
+  std::string bound;        // what the checker's rule gives (r >= bound), when computed
+  std::string diagnostics;  // the checker's error lines, when not verified
+};
+
+CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyInput>& family);
+
+// Throws InternalError (exit 4) when the checker refuses a certificate the producer made.
+void require_checker_verified(const std::string& text, const std::optional<FamilyInput>& family);
+
+// Lowercase hex SHA-256, as family certificates name their family file.
+std::string family_digest_hex(const std::string& bytes);
+
+// Checks, then writes `path` atomically; returns the sentence to show the user.
+std::string write_verified_certificate(const std::string& path, const std::string& text,
+                                       const std::optional<FamilyInput>& family = std::nullopt);
+
+}  // namespace kernelrank
