@@ -51,9 +51,12 @@ takes the best of every source the checker has a rule for (docs/certificate-form
   m = 5 rank 2, from a small core of key pairs whose L2 separations no rank-2 kernel meets.
 * **inherit**: for m > 5 the m = 5 order certificate embedded in T(m,3) by padding every
   token with zeros (T(5,3) sits inside T(m,3) with the same overlaps and targets).
+* **dependence**: the linear-dependence argument of [bounds.md](bounds.md): floor(m/2)
+  queries with disjoint pairs of ones cannot all have their feature vectors in fewer than
+  floor(m/2) dimensions, so r >= floor(m/2) (offered for m = 4..17).
 * **one row**: r >= 1, since a model without features divides by zero.
 
-On ties the code bound is kept. Times are wall-clock seconds on the development machine
+On ties the code bound is kept, then the order argument, inheritance, and linear dependence. Times are wall-clock seconds on the development machine
 (2 cores, shared with other work), for producing and for checking, as measured when the row
 was made (each row keeps its own; rows are redone one m at a time).
 

@@ -14,6 +14,7 @@ std::string to_string(BoundSource source) {
     case BoundSource::Code: return "code";
     case BoundSource::Order: return "order argument";
     case BoundSource::InheritedOrder: return "inherited order argument";
+    case BoundSource::Dependence: return "linear dependence";
     case BoundSource::OneRow: return "one row";
   }
   return "?";
@@ -75,6 +76,17 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
     result.code_reason = e.what();
   }
   if (std::optional<SourcedCandidate> order = order_candidate(task)) result.candidates.push_back(std::move(*order));
+  // Past m = 17 the code bound is at least as good (r >= 9 at m = 18) and the certificate
+  // would list 3^9 sign patterns.
+  if (task.m >= 4 && task.m <= 17 && !task.position_dependent) {
+    SourcedCandidate c;
+    c.source = BoundSource::Dependence;
+    c.bound = task.m / 2;
+    c.certificate = dependence_certificate(task);
+    c.description = "linear dependence: " + std::to_string(task.m / 2) + " queries with disjoint pairs of ones refute rank " +
+                    std::to_string(task.m / 2 - 1);
+    result.candidates.push_back(std::move(c));
+  }
   SourcedCandidate one;
   one.source = BoundSource::OneRow;
   one.bound = 1;

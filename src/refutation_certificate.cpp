@@ -128,6 +128,60 @@ std::string inherit_certificate(const CertificateTask& task, const std::string& 
          "\nrule inherit\nbegin-embedded\n" + embedded + "end-embedded\nclaim r >= " + claim + "\nend\n";
 }
 
+std::string dependence_certificate(const CertificateTask& task) {
+  const int queries = task.m / 2;  // R + 1
+  if (queries < 2 || queries > 8) throw UsageError("the dependence certificate needs m in 4..17");
+  if (task.n < 3 || task.position_dependent) throw UsageError("the dependence certificate needs n >= 3, positions independent");
+  auto pair_token = [&](const std::vector<int>& members) {
+    Token t(task.m);
+    for (int i : members) {
+      t.set(2 * i, true);
+      t.set(2 * i + 1, true);
+    }
+    return t;
+  };
+  std::vector<Token> q;
+  for (int i = 0; i < queries; ++i) q.push_back(pair_token({i}));
+  const int position = task.mode == QueryMode::Last ? task.n : 1;
+  std::string steps, covers;
+  std::size_t step_count = 0, cover_count = 0;
+  std::vector<int> signs(static_cast<std::size_t>(queries), 0);
+  for (int index = 0; index < (1 << queries); ++index) {
+    // Full patterns only: one agreeing with a partial pattern on its support covers it too.
+    // Query 1 is the most significant digit; mixed ones only (the cube needs no one-signed
+    // pattern), each once up to negation: query 1 is '+'.
+    for (int j = queries - 1, rest = index; j >= 0; --j, rest /= 2) signs[static_cast<std::size_t>(j)] = rest % 2 ? -1 : 1;
+    std::vector<int> plus, minus;
+    for (int j = 0; j < queries; ++j) (signs[static_cast<std::size_t>(j)] > 0 ? plus : minus).push_back(j);
+    if (plus.empty() || minus.empty() || plus.front() != 0) continue;
+    const Token a = pair_token(minus), b = pair_token(plus);
+    std::string line = "cover ";
+    for (int j = 0; j < queries; ++j) line += signs[static_cast<std::size_t>(j)] > 0 ? '+' : '-';
+    line += " " + a.to_string() + " " + b.to_string() + " :";
+    for (int j = 0; j < queries; ++j) {
+      const int s = signs[static_cast<std::size_t>(j)];
+      // '+': alpha(q_j, A) > alpha(q_j, B), since <q_j,B> - <q_j,A> = 2; '-' the reverse.
+      const Token& larger = s > 0 ? a : b;
+      const Token& smaller = s > 0 ? b : a;
+      ++step_count;
+      steps += "step " + std::to_string(step_count) + " pos=" + std::to_string(position) + " q=" +
+               q[static_cast<std::size_t>(j)].to_string() + " a=" + larger.to_string() + " b=" + smaller.to_string() +
+               " k=1\n";
+      line += " " + std::to_string(step_count);
+    }
+    covers += line + "\n";
+    ++cover_count;
+  }
+  std::string text = "kernelrank-certificate 2\n" + task_line(task, "cube") + "\n";
+  text += "construction linear dependence of " + std::to_string(queries) + " query rows with disjoint pairs of ones\n";
+  text += "rule dependence rank=" + std::to_string(queries - 1) + "\n";
+  text += "queries " + std::to_string(queries) + "\n";
+  for (const Token& t : q) text += "query " + t.to_string() + "\n";
+  text += "steps " + std::to_string(step_count) + "\n" + steps;
+  text += "covers " + std::to_string(cover_count) + "\n" + covers;
+  return text + "claim r >= " + std::to_string(queries) + "\nend\n";
+}
+
 std::string one_row_certificate(const CertificateTask& task) {
   if (task.n < 3) throw UsageError("certificates need n >= 3");
   Token own(task.m), query(task.m);

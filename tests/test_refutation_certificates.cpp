@@ -153,26 +153,51 @@ TEST_CASE("one way out: a certificate the checker refuses is an internal error a
 }
 
 TEST_CASE("bound: the best certified source per m, and never above a verified model") {
-  // r(m) <= the features of the shipped minimal models (re-verified in test_search.cpp), so
-  // a certified bound above them would be a contradiction.
-  const int shipped_upper[] = {0, 1, 1, 1, 2, 3, 4};
-  for (int m = 1; m <= 6; ++m) {
+  // r(m) <= the features of the shipped models (re-verified in test_search.cpp for m <= 6 and
+  // test_min_rank_upper.cpp for m = 7..10), so a certified bound above them would be a
+  // contradiction.
+  const int shipped_upper[] = {0, 1, 1, 1, 2, 3, 4, 15, 29, 37, 47};
+  for (int m = 1; m <= 10; ++m) {
+    CAPTURE(m);
     const SourcedBound sourced = best_certified_bound(nk_task(m), bound_options(m));
     CHECK(sourced.best.bound <= shipped_upper[m]);
     CHECK(run_checker(sourced.best.certificate, std::nullopt).bound == sourced.best.bound.str());
   }
   CHECK(best_certified_bound(nk_task(2), bound_options(2)).best.source == BoundSource::OneRow);
   CHECK(best_certified_bound(nk_task(5), bound_options(5)).best.source == BoundSource::Order);
+  // m = 7: the inherited order argument (r >= 3) ties the dependence argument (floor(7/2) = 3).
+  const SourcedBound m7 = best_certified_bound(nk_task(7), bound_options(7));
+  CHECK(m7.best.bound == 3);
+  CHECK(m7.best.source == BoundSource::InheritedOrder);
+  CHECK(m7.best.certificate.find("rule inherit") != std::string::npos);
+  // m = 8: four disjoint pairs refute rank 3; the code alone gives 2, inheritance 3.
   const SourcedBound m8 = best_certified_bound(nk_task(8), bound_options(8));
-  CHECK(m8.best.bound == 3);
-  CHECK(m8.best.source == BoundSource::InheritedOrder);
-  CHECK(m8.code->bound.bound == 2);  // the code alone gives less at m = 8
-  CHECK(m8.best.certificate.find("rule inherit") != std::string::npos);
-  // A tie keeps the code's certificate (format 1).
-  const SourcedBound m9 = best_certified_bound(nk_task(9), bound_options(9));
-  CHECK(m9.best.bound == 3);
-  CHECK(m9.best.source == BoundSource::Code);
-  CHECK(m9.best.certificate.rfind("kernelrank-certificate 1", 0) == 0);
+  CHECK(m8.best.bound == 4);
+  CHECK(m8.best.source == BoundSource::Dependence);
+  CHECK(m8.code->bound.bound == 2);
+  // A tie keeps the code's certificate (format 1): m = 16, code 8 = floor(16/2).
+  const SourcedBound m16 = best_certified_bound(nk_task(16), bound_options(16));
+  CHECK(m16.best.bound == 8);
+  CHECK(m16.best.source == BoundSource::Code);
+  CHECK(m16.best.certificate.rfind("kernelrank-certificate 1", 0) == 0);
+}
+
+TEST_CASE("dependence certificates: every mixed sign pattern is needed") {
+  // Only full patterns are listed, and a full pattern is covered only by itself or its
+  // negation: dropping any one cover line leaves it uncovered, so the checker must refuse.
+  const std::string text = dependence_certificate(nk_task(8));
+  CHECK(run_checker(text, std::nullopt).bound == "4");
+  std::vector<std::string> lines = lines_of(text);
+  std::vector<std::size_t> covers;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (lines[i].rfind("cover ", 0) == 0) covers.push_back(i);
+  CHECK(covers.size() == 7);  // (2^4 - 2)/2 full mixed patterns up to negation
+  for (std::size_t drop : covers) {
+    std::vector<std::string> fewer;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (i != drop) fewer.push_back(lines[i].rfind("covers ", 0) == 0 ? "covers 6" : lines[i]);
+    CHECK_FALSE(run_checker(join(fewer), std::nullopt).verified);
+  }
 }
 
 TEST_CASE("inherit certificates: the embedded bound carries over, a stronger claim does not") {

@@ -1,7 +1,8 @@
 // The best certified lower bound on the feature rank of T(m,n) from every source the
 // checker has a rule for: the code bound (trace or dominance rule), the order argument
 // (r >= 2 from T(4,3), r >= 3 from T(5,3)), inherited by every larger m through the
-// zero-padding embedding, and the one-row bound r >= 1. Every candidate's certificate
+// zero-padding embedding, the linear-dependence argument (r >= floor(m/2) for m = 4..17),
+// and the one-row bound r >= 1. Every candidate's certificate
 // is verified in memory by the checker's library before it can win.
 #pragma once
 
@@ -14,7 +15,7 @@
 
 namespace kernelrank {
 
-enum class BoundSource { Code, Order, InheritedOrder, OneRow };
+enum class BoundSource { Code, Order, InheritedOrder, Dependence, OneRow };
 std::string to_string(BoundSource source);
 
 struct SourcedCandidate {
@@ -31,8 +32,8 @@ struct SourcedBound {
   std::string code_reason;                   // why the code search gave nothing, when it did not
 };
 
-// Ties go to the code bound, then the direct order argument, then inheritance, so that
-// a bound the code already gives keeps its (format 1) certificate.
+// Ties go to the code bound, then the direct order argument, then inheritance, then the
+// dependence argument, so that a bound the code already gives keeps its (format 1) certificate.
 SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearchOptions& options);
 
 }  // namespace kernelrank

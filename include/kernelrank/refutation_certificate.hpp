@@ -28,6 +28,13 @@ std::optional<std::string> order_certificate(const RankTask& task, SearchClass s
 std::string inherit_certificate(const CertificateTask& task, const std::string& construction,
                                 const std::string& embedded, const std::string& claim);
 
+// The linear-dependence argument on the cube T(task.m, n): the R+1 = floor(m/2) queries
+// with disjoint pairs of ones (coordinates 2i-1, 2i), and for every full sign pattern with
+// both signs (query 1 '+') the keys A = union of the '-' queries, B = union of the '+'
+// queries, so that every query has a gap of 2 the right way. Claims
+// r >= R + 1 = floor(m/2); rank R must be 1..7 (m = 4..17). docs/certificate-format.md.
+std::string dependence_certificate(const CertificateTask& task);
+
 // r >= 1 from one row (a model with no features has only zero denominators); cube, n >= 3.
 std::string one_row_certificate(const CertificateTask& task);
 

@@ -67,6 +67,7 @@ TARGETS = [
     ]),
     ("checker", "src/check/conclusion.cpp", None),
     ("checker", "src/check/cube_rule.cpp", None),
+    ("checker", "src/check/dependence_rule.cpp", None),
     ("checker", "src/check/family.cpp", None),
     ("checker", "src/check/family_chains.cpp", None, [
         (r"^std::string mode_name\(", r"^}"),

@@ -11,7 +11,7 @@
 namespace krcheck::detail {
 namespace {
 
-constexpr std::array<std::string_view, 17> kKeywords = {"kernelrank-certificate",
+constexpr std::array<std::string_view, 21> kKeywords = {"kernelrank-certificate",
                                                         "task",
                                                         "construction",
                                                         "rule",
@@ -27,7 +27,11 @@ constexpr std::array<std::string_view, 17> kKeywords = {"kernelrank-certificate"
                                                         "core",
                                                         "keypair",
                                                         "begin-embedded",
-                                                        "end-embedded"};
+                                                        "end-embedded",
+                                                        "queries",
+                                                        "query",
+                                                        "covers",
+                                                        "cover"};
 
 constexpr std::uint64_t kMaxSteps = 100'000'000;
 constexpr std::uint64_t kMaxPairs = kMaxRows * (kMaxRows - 1);
@@ -81,6 +85,13 @@ void Parser::parse_body(bool embedded) {
     parse_steps();
     require("core");
     parse_core();
+  } else if (cert_.rule == RuleKind::dependence) {
+    require("queries");
+    parse_queries();
+    require("steps");
+    parse_steps();
+    require("covers");
+    parse_covers();
   } else if (cert_.rule == RuleKind::inherit) {
     require("begin-embedded");
     parse_embedded();
@@ -223,7 +234,7 @@ void Parser::parse_rule(bool embedded) {
   cert_.rule_line = line_.number;
   const auto& f = line_.fields;
   const std::string_view kind = f.size() >= 2 ? f[1] : std::string_view();
-  if ((kind == "order" || kind == "inherit") && cert_.version < 2)
+  if ((kind == "order" || kind == "dependence" || kind == "inherit") && cert_.version < 2)
     malformed("rule " + std::string(kind) + " needs certificate format 2, but the header on line " +
               std::to_string(cert_.header_line) + " says 1");
   if (kind == "trace") {
@@ -241,6 +252,14 @@ void Parser::parse_rule(bool embedded) {
     if (rank != 1 && rank != 2)
       malformed("rank=" + std::to_string(rank) + ": the order rule refutes rank 1 or 2 only");
     cert_.order_rank = static_cast<int>(rank);
+  } else if (kind == "dependence") {
+    expect_field_count(reader_, line_, 3, "rule dependence rank=<R>");
+    cert_.rule = RuleKind::dependence;
+    const auto rank = integer(key_value(reader_, line_.number, f[2], "rank"), kMaxWidth, "rank");
+    if (rank < 1 || rank > static_cast<std::uint64_t>(kMaxDependenceRank))
+      malformed("rank=" + std::to_string(rank) + ": the dependence rule refutes ranks 1 to " +
+                std::to_string(kMaxDependenceRank) + " only");
+    cert_.dependence_rank = static_cast<int>(rank);
   } else if (kind == "inherit") {
     expect_field_count(reader_, line_, 2, "rule inherit");
     if (embedded) malformed("rule inherit cannot be nested: the embedded certificate uses it");
@@ -252,8 +271,8 @@ void Parser::parse_rule(bool embedded) {
     malformed("expected 'rule trace precision=<P>' or 'rule dominance'");
   } else {
     malformed(
-        "expected 'rule trace precision=<P>', 'rule dominance', 'rule order rank=<R>' or "
-        "'rule inherit'");
+        "expected 'rule trace precision=<P>', 'rule dominance', 'rule order rank=<R>', "
+        "'rule dependence rank=<R>' or 'rule inherit'");
   }
   advance();
 }

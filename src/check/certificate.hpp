@@ -5,7 +5,7 @@
 // ranges, token widths, counts against the lines that follow, backward references.
 // Anything wrong here is malformed input (exit 2). The arithmetic checks that decide
 // between verified and not verified come later (cube_rule, family_chains, order_rule,
-// inherit_rule, conclusion).
+// dependence_rule, inherit_rule, conclusion).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,8 @@ namespace krcheck {
 
 enum class QueryMode { first, last, all };
 enum class ModelClass { NK, PF };
-enum class RuleKind { trace, dominance, order, inherit };  // order and inherit: format 2 only
+// order, dependence and inherit: format 2 only
+enum class RuleKind { trace, dominance, order, dependence, inherit };
 
 inline constexpr int kMaxWidth = 4096;     // m
 inline constexpr int kMinLength = 3;       // n
@@ -30,6 +31,7 @@ inline constexpr int kMaxLength = 1000;    // n
 inline constexpr int kMaxPrecision = 256;  // P of the trace rule
 inline constexpr std::uint64_t kMaxRows = 200000;
 inline constexpr std::uint64_t kMaxKeyPairs = 20;  // the order rule enumerates 2^C orientations
+inline constexpr int kMaxDependenceRank = 12;  // the dependence rule scans all 3^(R+1) patterns
 
 struct Step {
   long line = 0;
@@ -54,6 +56,15 @@ struct KeyPairLine {
   std::size_t step_count = 0;
 };
 
+// `cover SIGNS A B : ids` of the dependence rule: one step per nonzero sign, in query order.
+struct CoverLine {
+  long line = 0;
+  std::string signs;  // R + 1 characters over + - 0, not all 0
+  Token a, b;
+  std::size_t first_step = 0;  // the steps are cover_steps[first_step .. first_step + step_count)
+  std::size_t step_count = 0;
+};
+
 struct Certificate {
   std::string file;
   int version = 1;  // the header's format version
@@ -73,9 +84,18 @@ struct Certificate {
   RuleKind rule = RuleKind::trace;
   int precision = 0;   // trace rule only
   int order_rank = 0;  // order rule only: the rank R it refutes
+  int dependence_rank = 0;  // dependence rule only: the rank R it refutes
 
   long steps_line = 0;
-  std::vector<Step> steps;  // family certificates and the order rule
+  std::vector<Step> steps;  // family certificates, the order and the dependence rule
+
+  long queries_line = 0;  // the dependence rule's R + 1 distinct query tokens
+  std::vector<Token> dependence_queries;
+  std::vector<long> query_lines;
+
+  long covers_line = 0;  // the dependence rule's covers
+  std::vector<CoverLine> covers;
+  std::vector<std::uint32_t> cover_steps;  // 0-based step indices of all cover lines
 
   long core_line = 0;  // the order rule's core
   std::vector<KeyPairLine> keypairs;

@@ -1,4 +1,5 @@
-// The statements of the two rules that format 2 adds; see parser.hpp.
+// The statements of the rules that format 2 adds; see parser.hpp.
+#include <algorithm>
 #include <utility>
 
 #include "parser.hpp"
@@ -30,6 +31,72 @@ void Parser::parse_core() {
     cert_.keypairs.push_back(std::move(pair));
   }
   reject_extra_item("keypair", count, cert_.core_line);
+}
+
+// `queries Q`, then Q lines `query TOKEN`: the dependence rule's R + 1 distinct queries.
+void Parser::parse_queries() {
+  cert_.queries_line = line_.number;
+  expect_field_count(reader_, line_, 2, "queries <count>");
+  const auto count = integer(line_.fields[1], kMaxRows, "the number of queries");
+  const auto needed = static_cast<std::uint64_t>(cert_.dependence_rank) + 1;
+  if (count != needed)
+    malformed("queries " + std::to_string(count) + ": the dependence rule at rank " +
+              std::to_string(cert_.dependence_rank) + " takes R + 1 = " + std::to_string(needed) +
+              " queries");
+  for (std::uint64_t index = 1; index <= count; ++index) {
+    require_item("query", index, count, cert_.queries_line);
+    expect_field_count(reader_, line_, 2, "query <token>");
+    Token query = token(line_.fields[1]);
+    // Equal queries would make any R + 1 of them trivially dependent.
+    const auto same = std::find(cert_.dependence_queries.begin(), cert_.dependence_queries.end(),
+                                query);
+    if (same != cert_.dependence_queries.end())
+      malformed("query " + quoted(line_.fields[1]) + " repeats the query on line " +
+                std::to_string(cert_.query_lines[static_cast<std::size_t>(
+                    same - cert_.dependence_queries.begin())]));
+    cert_.dependence_queries.push_back(std::move(query));
+    cert_.query_lines.push_back(line_.number);
+  }
+  reject_extra_item("query", count, cert_.queries_line);
+}
+
+// `covers C`, then C lines `cover SIGNS A B : <step id> ...`, one id per nonzero sign.
+void Parser::parse_covers() {
+  cert_.covers_line = line_.number;
+  expect_field_count(reader_, line_, 2, "covers <count>");
+  const auto count = integer(line_.fields[1], kMaxRows, "the number of covers");
+  const std::size_t length = cert_.dependence_queries.size();
+  for (std::uint64_t index = 1; index <= count; ++index) {
+    require_item("cover", index, count, cert_.covers_line);
+    const auto& f = line_.fields;
+    if (f.size() < 5 || f[4] != ":")
+      malformed("expected 'cover <signs> <token> <token> : <step id> ...'");
+    CoverLine cover;
+    cover.line = line_.number;
+    cover.signs = std::string(f[1]);
+    if (cover.signs.size() != length)
+      malformed("signs " + quoted(f[1]) + " have length " + std::to_string(cover.signs.size()) +
+                ", expected one sign per query: " + std::to_string(length));
+    const auto other = cover.signs.find_first_not_of("+-0");
+    if (other != std::string::npos)
+      malformed("signs " + quoted(f[1]) + ": " + quoted(f[1].substr(other, 1)) +
+                " is not +, - or 0");
+    const auto nonzero = static_cast<std::size_t>(
+        std::count_if(cover.signs.begin(), cover.signs.end(), [](char c) { return c != '0'; }));
+    if (nonzero == 0) malformed("signs " + quoted(f[1]) + " are all 0: a cover needs a sign");
+    cover.a = token(f[2]);
+    cover.b = token(f[3]);
+    if (cover.a == cover.b) malformed("a cover needs two different key tokens");
+    cover.first_step = cert_.cover_steps.size();
+    step_ids(5, cert_.cover_steps);
+    cover.step_count = f.size() - 5;
+    if (cover.step_count != nonzero)
+      malformed("signs " + quoted(f[1]) + ": the cover names " +
+                std::to_string(cover.step_count) + " step id(s) for " + std::to_string(nonzero) +
+                " nonzero sign(s), it needs one per nonzero sign");
+    cert_.covers.push_back(std::move(cover));
+  }
+  reject_extra_item("cover", count, cert_.covers_line);
 }
 
 // `begin-embedded`, a complete certificate read by the same parser from the same reader (so

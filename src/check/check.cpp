@@ -11,6 +11,7 @@
 #include "certificate.hpp"
 #include "conclusion.hpp"
 #include "cube_rule.hpp"
+#include "dependence_rule.hpp"
 #include "family.hpp"
 #include "family_chains.hpp"
 #include "inherit_rule.hpp"
@@ -33,6 +34,8 @@ std::string rule_text(const Certificate& cert) {
       return "dominance";
     case RuleKind::order:
       return "order rank=" + std::to_string(cert.order_rank);
+    case RuleKind::dependence:
+      return "dependence rank=" + std::to_string(cert.dependence_rank);
     case RuleKind::inherit:
       return "inherit";
   }
@@ -48,6 +51,9 @@ void print_summary(const Certificate& cert, std::ostream& out) {
   if (cert.rule == RuleKind::order)
     out << "c declared: " << cert.steps.size() << " steps, " << cert.keypairs.size()
         << " keypairs\n";
+  if (cert.rule == RuleKind::dependence)
+    out << "c declared: " << cert.dependence_queries.size() << " queries, " << cert.steps.size()
+        << " steps, " << cert.covers.size() << " covers\n";
   out << "c rule: " << rule_text(cert) << "\n";
   out << "c claim as stated: r >= " << cert.claim << "\n";
 }
@@ -60,6 +66,8 @@ BigInt check_cube(const Certificate& cert, std::ostream& out) {
       return conclude_dominance(cert, cube_dominance_max_row_sum(cert), out);
     case RuleKind::order:
       return check_order_rule(cert, nullptr, out);
+    case RuleKind::dependence:
+      return check_dependence_rule(cert, nullptr, out);
     case RuleKind::inherit:
       break;
   }
@@ -85,6 +93,7 @@ BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostre
   out << "c family: " << family.file << " (" << family.instance_count
       << " instances, SHA-256 matches)\n";
   if (order) return check_order_rule(cert, &family, out);
+  if (cert.rule == RuleKind::dependence) return check_dependence_rule(cert, &family, out);
   const std::vector<Rational> factors = check_steps(cert, family);
   out << "c steps: " << factors.size() << " checked against the family\n";
   const std::vector<Rational> rho = check_chains(cert, factors);

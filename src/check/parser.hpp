@@ -1,7 +1,7 @@
 // The certificate parser, internal to the checker: one function per statement of the
 // grammar, in grammar order. certificate.cpp holds the statements of format 1 and the
-// order of statements; certificate_v2.cpp the two rules of format 2 (the order rule's core,
-// the inherit rule's embedded certificate). Each parse_* function starts with `line_`
+// order of statements; certificate_v2.cpp the rules of format 2 (the order rule's core, the
+// dependence rule's queries and covers, the inherit rule's embedded certificate). Each parse_* function starts with `line_`
 // holding its statement and leaves `line_` at the statement after it (or at the end).
 #pragma once
 
@@ -48,7 +48,7 @@ class Parser {
     return parse_integer(reader_, line_.number, text, max, what);
   }
   Token token(std::string_view text);
-  // The step ids of a `pair` or `keypair` line from field `first` on, 0-based.
+  // The step ids of a `pair`, `keypair` or `cover` line from field `first` on, 0-based.
   void step_ids(std::size_t first, std::vector<std::uint32_t>& into);
 
   void parse_header();
@@ -60,6 +60,8 @@ class Parser {
   void parse_sum();
   void parse_claim();
   void parse_core();      // certificate_v2.cpp
+  void parse_queries();   // certificate_v2.cpp
+  void parse_covers();    // certificate_v2.cpp
   void parse_embedded();  // certificate_v2.cpp
 
   LineReader reader_;

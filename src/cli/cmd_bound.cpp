@@ -122,7 +122,11 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   const bool code_wins = sourced.best.source == BoundSource::Code;
   nlohmann::json json = code_wins ? bound_json(*sourced.code, m, n) : nlohmann::json{{"m", m}, {"n", n}};
   if (sourced.code && !code_wins) json["code"] = bound_json(*sourced.code, m, n);
-  if (!code_wins) json["rule"] = sourced.best.source == BoundSource::OneRow ? "trace" : sourced.best.source == BoundSource::Order ? "order" : "inherit";
+  if (!code_wins) {
+    const BoundSource s = sourced.best.source;
+    json["rule"] = s == BoundSource::OneRow ? "trace" : s == BoundSource::Order ? "order"
+                   : s == BoundSource::Dependence ? "dependence" : "inherit";
+  }
   json["bound"] = sourced.best.bound.str();
   json["source"] = to_string(sourced.best.source);
   json["source_detail"] = sourced.best.description;
