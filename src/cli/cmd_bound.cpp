@@ -4,7 +4,6 @@
 #include "report_output.hpp"
 
 #include "kernelrank/amplification.hpp"
-#include "kernelrank/atomic_write.hpp"
 #include "kernelrank/bound_search.hpp"
 #include "kernelrank/bound_sources.hpp"
 #include "kernelrank/certificate.hpp"

@@ -2,7 +2,6 @@
 #include "commands.hpp"
 #include "family_output.hpp"
 
-#include "kernelrank/atomic_write.hpp"
 #include "kernelrank/certificate.hpp"
 #include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/errors.hpp"

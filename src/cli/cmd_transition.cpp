@@ -5,7 +5,6 @@
 #include "limits.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/atomic_write.hpp"
 #include "kernelrank/bound_search.hpp"
 #include "kernelrank/builtin_models.hpp"
 #include "kernelrank/certificate.hpp"

@@ -1679,6 +1679,10 @@ def dependence_corpus():
     text = d4_text.replace("cover +- 0011 1100 : 1 2", "cover +- 0011 1100 1 2")
     bad("dependence_cover_without_colon", text, "a cover line without ':'", line_of(text, "cover "),
         "expected 'cover <signs> <token> <token> : <step id> ...'")
+    # Four fields: the length test must come before the colon is looked up.
+    text = d4_text.replace("cover +- 0011 1100 : 1 2", "cover +- 0011 1100")
+    bad("dependence_cover_four_fields", text, "a cover line that ends after its tokens",
+        line_of(text, "cover "), "expected 'cover <signs> <token> <token> : <step id> ...'")
     text = d4_text.replace("covers 1", "covers 2")
     bad("dependence_covers_count_too_large", text, "covers 2 with one cover line", line_of(text, "claim"),
         "expected 'cover' line 2 of the 2 declared on line %d, found 'claim'" % line_of(text, "covers "))
