@@ -52,38 +52,19 @@ std::string three_rows(const std::string& task_n, const std::string& rule, const
 }
 
 // A two-row family certificate at m=4, n=3: row 1 (c=1100, q=0011), row 2 (c=0011, q=1100),
-// one step per pair with gap 2 and k=1, so f = (3-1-1)(2-1)/1 = 1 = rho. Trace, P=4:
-// c_j = 1, term = floor(16/2) = 8, S = 16, T = 1, bound 2.
-const std::string kFamily =
-    "kernelrank-family 1 m=4 n=3\n"
-    "1 0011 1100 1100\n1 0011 0011 0011\n1 0011 1100 0011\n"
-    "1 1100 0011 0011\n1 1100 1100 1100\n1 1100 0011 1100\n";
+// one step per pair with gap 2 and k=1 (test_support.hpp).
+const std::string& kFamily = krcheck_test::kTwoRowFamily;
 // SHA-256 of kFamily, computed with Python's hashlib.
 const std::string kFamilyDigest =
     "b31764e778bf2541491729b412e352344576495085d6771870d14cf47da5c17e";
 
 std::string family_cert(const std::string& digest, const std::string& positions = "independent",
                         const std::string& mode = "first", const std::string& claim = "2") {
-  return "kernelrank-certificate 1\n"
-         "task family m=4 n=3 mode=" +
-         mode + " class=PF positions=" + positions + " sha256=" + digest +
-         "\n"
-         "rule trace precision=4\n"
-         "steps 2\n"
-         "step 1 pos=1 q=0011 a=1100 b=0011 k=1\n"
-         "step 2 pos=1 q=1100 a=0011 b=1100 k=1\n"
-         "rows 2\n"
-         "row 1100 0011\n"
-         "row 0011 1100\n"
-         "pairs 2\n"
-         "pair 1 2 : 1\n"
-         "pair 2 1 : 2\n"
-         "sum 16\n"
-         "claim r >= " +
-         claim + "\nend\n";
+  return krcheck_test::two_row_family_cert(digest, positions, mode, claim,
+                                           krcheck_test::kTwoRowPairs);
 }
 
-std::string digest_of(const std::string& text) { return krcheck::to_hex(krcheck::sha256(text)); }
+using krcheck_test::digest_of;
 
 bool has(const std::string& text, const std::string& fragment) {
   return text.find(fragment) != std::string::npos;

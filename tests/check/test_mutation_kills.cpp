@@ -27,32 +27,15 @@ void expect_error(const std::string& cert, Status status, const std::string& fra
   CHECK_MESSAGE(has(run.err, fragment), "stderr: " << run.err << "expected: " << fragment);
 }
 
-std::string digest_of(const std::string& text) { return krcheck::to_hex(krcheck::sha256(text)); }
+using krcheck_test::digest_of;
 
-// The two-row family certificate of test_certificates.cpp (m = 4, n = 3): every step has
-// gap 2 and k = 1, so f = (3-1-1)(2-1)/1 = 1; trace rule with P = 4: c_j = 1, terms
-// floor(16/2) = 8, S = 16, bound 2.
-const std::string kFamily =
-    "kernelrank-family 1 m=4 n=3\n"
-    "1 0011 1100 1100\n1 0011 0011 0011\n1 0011 1100 0011\n"
-    "1 1100 0011 0011\n1 1100 1100 1100\n1 1100 0011 1100\n";
+// The two-row family certificate shared with test_certificates.cpp (test_support.hpp).
+const std::string& kFamily = krcheck_test::kTwoRowFamily;
+const std::string& kPairs = krcheck_test::kTwoRowPairs;
 
 std::string family_cert(const std::string& digest_field, const std::string& pairs_block) {
-  return "kernelrank-certificate 1\n"
-         "task family m=4 n=3 mode=first class=PF positions=independent sha256=" +
-         digest_field +
-         "\n"
-         "rule trace precision=4\n"
-         "steps 2\n"
-         "step 1 pos=1 q=0011 a=1100 b=0011 k=1\n"
-         "step 2 pos=1 q=1100 a=0011 b=1100 k=1\n"
-         "rows 2\n"
-         "row 1100 0011\n"
-         "row 0011 1100\n" +
-         pairs_block + "sum 16\nclaim r >= 2\nend\n";
+  return krcheck_test::two_row_family_cert(digest_field, "independent", "first", "2", pairs_block);
 }
-
-const std::string kPairs = "pairs 2\npair 1 2 : 1\npair 2 1 : 2\n";
 
 }  // namespace
 

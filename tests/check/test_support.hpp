@@ -11,6 +11,7 @@
 #include <string>
 
 #include "check.hpp"
+#include "sha256.hpp"
 
 namespace krcheck_test {
 
@@ -65,6 +66,36 @@ inline std::uint64_t brute_force_amplification(int n, int gap) {
   };
   extend(gap, 1);
   return best;
+}
+
+inline std::string digest_of(const std::string& text) {
+  return krcheck::to_hex(krcheck::sha256(text));
+}
+
+// A two-row family certificate over m = 4, n = 3 and its family: every step has gap 2 and
+// k = 1, so f = (3-1-1)(2-1)/1 = 1 = rho; trace rule with P = 4: c_j = 1, terms
+// floor(16/2) = 8, S = 16, T = 1, bound 2.
+inline const std::string kTwoRowFamily =
+    "kernelrank-family 1 m=4 n=3\n"
+    "1 0011 1100 1100\n1 0011 0011 0011\n1 0011 1100 0011\n"
+    "1 1100 0011 0011\n1 1100 1100 1100\n1 1100 0011 1100\n";
+inline const std::string kTwoRowPairs = "pairs 2\npair 1 2 : 1\npair 2 1 : 2\n";
+
+inline std::string two_row_family_cert(const std::string& digest_field,
+                                       const std::string& positions, const std::string& mode,
+                                       const std::string& claim, const std::string& pairs_block) {
+  return "kernelrank-certificate 1\n"
+         "task family m=4 n=3 mode=" +
+         mode + " class=PF positions=" + positions + " sha256=" + digest_field +
+         "\n"
+         "rule trace precision=4\n"
+         "steps 2\n"
+         "step 1 pos=1 q=0011 a=1100 b=0011 k=1\n"
+         "step 2 pos=1 q=1100 a=0011 b=1100 k=1\n"
+         "rows 2\n"
+         "row 1100 0011\n"
+         "row 0011 1100\n" +
+         pairs_block + "sum 16\nclaim r >= " + claim + "\nend\n";
 }
 
 }  // namespace krcheck_test
