@@ -97,18 +97,7 @@ DependenceDecision decide_dependence_covers(std::size_t length,
 }
 
 BigInt check_dependence_rule(const Certificate& cert, const Family* family, std::ostream& out) {
-  if (cert.dependent_positions)
-    fail_check(cert.file, cert.rule_line,
-               "the dependence rule is proven for position-independent maps only, the task has "
-               "positions=dependent");
-  // Every step is checked, whether or not a cover names it.
-  if (family != nullptr) {
-    check_steps(cert, *family);
-    out << "c steps: " << cert.steps.size() << " checked against the family\n";
-  } else {
-    for (const Step& step : cert.steps) step_factor(cert, step);
-    out << "c steps: " << cert.steps.size() << " checked (the cube holds S1, S2, S3_k)\n";
-  }
+  check_fact_steps(cert, family, "dependence", out);
   check_cover_steps(cert);
   const std::size_t length = cert.dependence_queries.size();
   out << "c covers: " << cert.covers.size() << " over " << length

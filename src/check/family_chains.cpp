@@ -231,4 +231,19 @@ Rational family_dominance_max_row_sum(const Certificate& cert, const std::vector
   return largest;
 }
 
+void check_fact_steps(const Certificate& cert, const Family* family, const std::string& rule,
+                      std::ostream& out) {
+  if (cert.dependent_positions)
+    fail_check(cert.file, cert.rule_line,
+               "the " + rule + " rule is proven for position-independent maps only, the task has "
+               "positions=dependent");
+  if (family != nullptr) {
+    check_steps(cert, *family);
+    out << "c steps: " << cert.steps.size() << " checked against the family\n";
+  } else {
+    for (const Step& step : cert.steps) step_factor(cert, step);
+    out << "c steps: " << cert.steps.size() << " checked (the cube holds S1, S2, S3_k)\n";
+  }
+}
+
 }  // namespace krcheck

@@ -7,6 +7,8 @@
 // factors (L3). The rules then use rho_ij exactly as the cube rules use R_N(G_ij).
 #pragma once
 
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "bignum.hpp"
@@ -23,6 +25,12 @@ Rational step_factor(const Certificate& cert, const Step& step);
 // Checks the family's header against the task, then every step in order; returns the
 // factor of each step. Throws CheckError at the first failure.
 std::vector<Rational> check_steps(const Certificate& cert, const Family& family);
+
+// The common start of the order and dependence rules, which rest on L2 facts alone: refuses
+// positions=dependent (naming `rule`), then checks every step, against the family when there
+// is one, whether or not the rule uses it.
+void check_fact_steps(const Certificate& cert, const Family* family, const std::string& rule,
+                      std::ostream& out);
 
 // Checks every pair line (one per ordered pair i != j, chains that link) and returns
 // rho_ij for each pair line, in file order.

@@ -168,18 +168,7 @@ OrderDecision decide_order_core(int rank, const OrderCore& core) {
 }
 
 BigInt check_order_rule(const Certificate& cert, const Family* family, std::ostream& out) {
-  if (cert.dependent_positions)
-    fail_check(cert.file, cert.rule_line,
-               "the order rule is proven for position-independent maps only, the task has "
-               "positions=dependent");
-  // Every step is checked, whether or not a keypair names it.
-  if (family != nullptr) {
-    check_steps(cert, *family);
-    out << "c steps: " << cert.steps.size() << " checked against the family\n";
-  } else {
-    for (const Step& step : cert.steps) step_factor(cert, step);
-    out << "c steps: " << cert.steps.size() << " checked (the cube holds S1, S2, S3_k)\n";
-  }
+  check_fact_steps(cert, family, "order", out);
   const CoreOfCertificate core = build_core(cert);
   out << "c core: " << cert.keypairs.size() << " keypairs over " << core.queries.size()
       << " query tokens\n";
