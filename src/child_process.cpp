@@ -6,9 +6,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -38,7 +40,22 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
+// Closes every descriptor from `from` up to `to` (inclusive).
+void close_descriptors(unsigned from, unsigned to) {
+  if (from > to) return;
+#if defined(SYS_close_range)
+  if (::syscall(SYS_close_range, from, to, 0U) == 0) return;
+#endif
+  const long open_max = ::sysconf(_SC_OPEN_MAX);
+  const unsigned last = std::min<unsigned>(to, open_max > 0 && open_max < 65536 ? static_cast<unsigned>(open_max) : 65536U);
+  for (unsigned d = from; d <= last; ++d) ::close(static_cast<int>(d));
+}
+
 [[noreturn]] void child_main(int fd, const std::function<std::string()>& work, const ChildLimits& limits) {
+  // Descriptors inherited from other threads' children (their pipes) must not stay open
+  // here, or those children's parents would wait for this one to exit.
+  close_descriptors(3, static_cast<unsigned>(fd) - 1);
+  close_descriptors(static_cast<unsigned>(fd) + 1, ~0U);
   if (limits.address_space_mb > 0 && address_space_limit_supported()) {
     rlimit limit{};
     limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(limits.address_space_mb) * 1024 * 1024;
@@ -84,6 +101,11 @@ std::string signal_name(int sig) {
 
 }  // namespace
 
+std::mutex& fork_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 bool address_space_limit_supported() {
 #if defined(__SANITIZE_ADDRESS__)
   return false;  // AddressSanitizer reserves terabytes of shadow address space
@@ -95,9 +117,12 @@ bool address_space_limit_supported() {
 ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits) {
   int fds[2];
   if (::pipe(fds) != 0) throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  std::unique_lock<std::mutex> forking(fork_mutex());
   std::fflush(nullptr);
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
+  // The child is a copy of this thread, which holds the lock: it releases its copy.
+  forking.unlock();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);

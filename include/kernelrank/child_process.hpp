@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <mutex>
 #include <string>
 
 namespace kernelrank {
@@ -38,6 +39,13 @@ bool address_space_limit_supported();
 
 // Runs `work` in a forked child (stdio is flushed first; the child never returns
 // from this function). Throws the work's exception kinds in the parent.
+// Safe to call from several threads at once: the child closes every descriptor but
+// stdin/stdout/stderr and its own pipe (so no child holds another child's pipe open),
+// and forks are serialised by fork_mutex().
 ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits);
+
+// Held around each fork. A thread that writes to stdio while other threads may call
+// run_in_child should hold it too, so that no child starts with a stdio lock taken.
+std::mutex& fork_mutex();
 
 }  // namespace kernelrank

@@ -8,6 +8,7 @@
 
 #include "kernelrank/instance.hpp"
 #include "kernelrank/model.hpp"
+#include "kernelrank/parallel.hpp"
 #include "kernelrank/rational.hpp"
 
 #include <cstdint>
@@ -34,6 +35,12 @@ struct EvalOptions {
   QueryMode mode = QueryMode::First;
   std::size_t max_failures = 10;           // failing instances to keep
   std::uint64_t instance_limit = 1ULL << 34;  // brute-force refusal threshold
+  // Worker threads (resolve_threads: 0 = all hardware threads). Brute force, token sets
+  // and profiles use them; families are evaluated on one thread (model files cache).
+  // The report is the same for every value.
+  int threads = 1;
+  // Only the blocks b with b % K == k - 1 (eval_partial.hpp); whole() = everything.
+  Shard shard;
 };
 
 struct EvalReport {
@@ -79,5 +86,19 @@ Integer profile_instance_count(int m, int n, int w, const std::vector<int>& over
 Instance realise_profile(int m, int w, const std::vector<int>& overlaps, int query_position);
 // Exact evaluation of an instance through an overlap form (tokens -> overlaps).
 InstanceOutcome evaluate_with_form(const OverlapForm& form, const Instance& instance);
+
+struct EvalSummary;  // eval_partial.hpp
+
+// The same evaluations as mergeable summaries of the blocks options.shard owns
+// (eval_partial.hpp); summary_to_report of a whole-task summary is the EvalReport above.
+// `blocks` receives the number of blocks of the whole task.
+EvalSummary evaluate_family_summary(const Model& model, const Family& family,
+                                    const EvalOptions& options, std::uint64_t* blocks = nullptr);
+EvalSummary evaluate_token_set_summary(const Model& model, const std::vector<Token>& universe, int n,
+                                       const EvalOptions& options, std::uint64_t* blocks = nullptr);
+EvalSummary evaluate_cube_summary(const Model& model, int m, int n, const EvalOptions& options,
+                                  std::uint64_t* blocks = nullptr);
+EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n, const EvalOptions& options,
+                                      std::uint64_t* blocks = nullptr);
 
 }  // namespace kernelrank

@@ -23,7 +23,13 @@ struct MinRankOptions {
   SearchOptions search;       // r and search_class are set per cell
   int r_max = 8;              // give up on a row above this r
   std::string models_dir;     // write found minimal models here (empty: do not write)
-  std::function<void(const std::string&)> log;
+  // Threads (resolve_threads: 0 = all). The classes' rows are independent and run side by
+  // side; within a row, the cells r, r+1, ... are independent searches, so up to
+  // threads / classes of them run at once and the sweep keeps exactly the cells the
+  // one-thread sweep visits (up to the first model found), in the same order. Cells are
+  // pure functions of (m, class, r, options) except for wall-clock budgets.
+  int threads = 1;
+  std::function<void(const std::string&)> log;  // may be called from several threads at once
 };
 
 // Status of one (m, class, r) cell.

@@ -11,7 +11,7 @@
 namespace krcheck::detail {
 namespace {
 
-constexpr std::array<std::string_view, 21> kKeywords = {"kernelrank-certificate",
+constexpr std::array<std::string_view, 24> kKeywords = {"kernelrank-certificate",
                                                         "task",
                                                         "construction",
                                                         "rule",
@@ -31,7 +31,10 @@ constexpr std::array<std::string_view, 21> kKeywords = {"kernelrank-certificate"
                                                         "queries",
                                                         "query",
                                                         "covers",
-                                                        "cover"};
+                                                        "cover",
+                                                        "generated",
+                                                        "drops",
+                                                        "drop"};
 
 constexpr std::uint64_t kMaxSteps = 100'000'000;
 constexpr std::uint64_t kMaxPairs = kMaxRows * (kMaxRows - 1);
@@ -95,6 +98,13 @@ void Parser::parse_body(bool embedded) {
   } else if (cert_.rule == RuleKind::inherit) {
     require("begin-embedded");
     parse_embedded();
+  } else if (cert_.rule == RuleKind::trace_uniform) {
+    require("generated");
+    parse_generated();
+    require("drops");
+    parse_drops();
+    require("sum");
+    parse_sum();
   } else {
     if (cert_.is_family) {
       require("steps");
@@ -125,9 +135,12 @@ void Parser::require(std::string_view word) {
   if (!has_line_) malformed_at_end(expected);
   if (keyword() == word) return;
   const bool known = std::find(kKeywords.begin(), kKeywords.end(), keyword()) != kKeywords.end();
+  const bool generated_elsewhere =
+      keyword() == "generated" && cert_.rule != RuleKind::trace_uniform;
   malformed((known ? "statement " + quoted(keyword()) + " out of order"
                    : "unknown statement " + quoted(keyword())) +
-            ": expected " + expected);
+            ": expected " + expected +
+            (generated_elsewhere ? " (the generated line belongs to rule trace-uniform)" : ""));
 }
 
 // The next line of a counted block must be `word`; `index` counts from 1.
@@ -234,7 +247,8 @@ void Parser::parse_rule(bool embedded) {
   cert_.rule_line = line_.number;
   const auto& f = line_.fields;
   const std::string_view kind = f.size() >= 2 ? f[1] : std::string_view();
-  if ((kind == "order" || kind == "dependence" || kind == "inherit") && cert_.version < 2)
+  if ((kind == "order" || kind == "dependence" || kind == "inherit" || kind == "trace-uniform") &&
+      cert_.version < 2)
     malformed("rule " + std::string(kind) + " needs certificate format 2, but the header on line " +
               std::to_string(cert_.header_line) + " says 1");
   if (kind == "trace") {
@@ -267,12 +281,20 @@ void Parser::parse_rule(bool embedded) {
       malformed("rule inherit is for cube tasks only (the task on line " +
                 std::to_string(cert_.task_line) + " is a family)");
     cert_.rule = RuleKind::inherit;
+  } else if (kind == "trace-uniform") {
+    expect_field_count(reader_, line_, 3, "rule trace-uniform precision=<P>");
+    if (cert_.is_family)
+      malformed("rule trace-uniform is for cube tasks only (the task on line " +
+                std::to_string(cert_.task_line) + " is a family)");
+    cert_.rule = RuleKind::trace_uniform;
+    const auto precision = key_value(reader_, line_.number, f[2], "precision");
+    cert_.precision = static_cast<int>(integer(precision, kMaxPrecision, "precision"));
   } else if (cert_.version < 2) {
     malformed("expected 'rule trace precision=<P>' or 'rule dominance'");
   } else {
     malformed(
         "expected 'rule trace precision=<P>', 'rule dominance', 'rule order rank=<R>', "
-        "'rule dependence rank=<R>' or 'rule inherit'");
+        "'rule dependence rank=<R>', 'rule inherit' or 'rule trace-uniform precision=<P>'");
   }
   advance();
 }
@@ -357,11 +379,13 @@ void Parser::parse_sum() {
   expect_field_count(reader_, line_, 2, "sum <value>");
   const std::string_view text = line_.fields[1];
   const auto slash = text.find('/');
-  if (cert_.rule == RuleKind::trace || slash == std::string_view::npos) {
+  const bool integer_sum = cert_.rule == RuleKind::trace || cert_.rule == RuleKind::trace_uniform;
+  if (integer_sum || slash == std::string_view::npos) {
     if (!is_canonical_integer(text))
-      malformed(cert_.rule == RuleKind::trace
-                    ? "the trace rule's sum must be a decimal integer, found " + quoted(text)
-                    : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
+      malformed(integer_sum ? "the " +
+                                  std::string(cert_.rule == RuleKind::trace ? "trace" : "trace-uniform") +
+                                  " rule's sum must be a decimal integer, found " + quoted(text)
+                            : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
     cert_.stated_sum = Rational(BigInt(std::string(text)));
   } else {
     const auto num_text = text.substr(0, slash);
@@ -396,6 +420,13 @@ namespace krcheck {
 
 Certificate parse_certificate(std::istream& in, const std::string& file) {
   return detail::Parser(in, file).run();
+}
+
+Certificate parse_certificate(std::istream& in, const std::string& file, Digest& digest) {
+  Sha256 hash;
+  Certificate cert = detail::Parser(in, file, &hash).run();  // run() reads to the end
+  digest = hash.finish();
+  return cert;
 }
 
 }  // namespace krcheck

@@ -2,11 +2,14 @@
 // completely first (so malformed input always wins), then the arguments are matched to
 // the task, then the family file is parsed and its digest compared, then steps, chains,
 // the rule's sum and the claim. An inherit certificate's embedded certificate is verified
-// completely before its task is compared with the outer one.
+// completely before its task is compared with the outer one. Rule trace-uniform may also be
+// checked in shards (a partial result per shard) and concluded by merge_partials().
 #include "check.hpp"
 
 #include <fstream>
 #include <new>
+#include <algorithm>
+#include <map>
 
 #include "certificate.hpp"
 #include "conclusion.hpp"
@@ -16,7 +19,9 @@
 #include "family_chains.hpp"
 #include "inherit_rule.hpp"
 #include "order_rule.hpp"
+#include "partial.hpp"
 #include "reader.hpp"
+#include "uniform_rule.hpp"
 
 namespace krcheck {
 namespace {
@@ -38,6 +43,8 @@ std::string rule_text(const Certificate& cert) {
       return "dependence rank=" + std::to_string(cert.dependence_rank);
     case RuleKind::inherit:
       return "inherit";
+    case RuleKind::trace_uniform:
+      return "trace-uniform precision=" + std::to_string(cert.precision);
   }
   return "?";
 }
@@ -54,14 +61,22 @@ void print_summary(const Certificate& cert, std::ostream& out) {
   if (cert.rule == RuleKind::dependence)
     out << "c declared: " << cert.dependence_queries.size() << " queries, " << cert.steps.size()
         << " steps, " << cert.covers.size() << " covers\n";
+  if (cert.rule == RuleKind::trace_uniform) {
+    out << "c generated: splitmix64 seed=" << cert.seed << " count=" << cert.generated_count
+        << " weight=" << cert.weight << " queries=complement\n";
+    out << "c rows: " << cert.generated_count << " generated, " << cert.drops.size()
+        << " dropped, " << cert.kept_count() << " kept\n";
+  }
   out << "c rule: " << rule_text(cert) << "\n";
   out << "c claim as stated: r >= " << cert.claim << "\n";
 }
 
-BigInt check_cube(const Certificate& cert, std::ostream& out) {
+BigInt check_cube(const Certificate& cert, std::ostream& out, int threads) {
   switch (cert.rule) {
     case RuleKind::trace:
-      return conclude_trace(cert, cube_trace_sum(cert), out);
+      return conclude_trace(cert, cube_trace_sum(cert, threads), out);
+    case RuleKind::trace_uniform:
+      return conclude_trace_uniform(cert, count_overlaps(cert, threads), out);
     case RuleKind::dominance:
       return conclude_dominance(cert, cube_dominance_max_row_sum(cert), out);
     case RuleKind::order:
@@ -76,7 +91,7 @@ BigInt check_cube(const Certificate& cert, std::ostream& out) {
   out << "c embedded certificate, lines " << cert.begin_embedded_line << "-"
       << cert.end_embedded_line << ":\n";
   print_summary(inner, out);
-  check_cube(inner, out);
+  check_cube(inner, out, threads);
   out << "c embedded certificate verified\n";
   return conclude_inherit(cert, out);
 }
@@ -102,6 +117,37 @@ BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostre
   return conclude_dominance(cert, family_dominance_max_row_sum(cert, rho), out);
 }
 
+// The output contract around one check: the banner, exactly one status line at the end and
+// every failure turned into one "FILE:LINE: error:" line. `body` returns the status of a
+// check that ran to its end (verified, or partial for a shard).
+template <typename Body>
+CheckResult guarded_run(const std::string& name, std::ostream& out, std::ostream& err,
+                        const Body& body) {
+  CheckResult result;  // status malformed until the body has returned
+  out << "c kernelrank-check, certificate formats 1 and 2\n";
+  try {
+    result.status = body(result);
+  } catch (const CheckError& error) {
+    err << error.file << ":" << error.line << ": error: " << printable(error.what()) << "\n";
+    result.status = error.status;
+  } catch (const std::bad_alloc&) {
+    err << name << ":0: error: out of memory\n";
+    result.status = Status::malformed;
+  } catch (const std::exception& error) {
+    err << name << ":0: error: internal error: " << error.what() << "\n";
+    result.status = Status::malformed;
+  } catch (...) {
+    err << name << ":0: error: internal error\n";
+    result.status = Status::malformed;
+  }
+  if (result.status != Status::partial && result.status != Status::not_verified)
+    result.partial.clear();  // malformed: nothing was counted that a merge could use
+  out << (result.status == Status::verified  ? "s VERIFIED\n"
+          : result.status == Status::partial ? "s PARTIAL\n"
+                                             : "s NOT VERIFIED\n");
+  return result;
+}
+
 }  // namespace
 
 int exit_code(Status status) {
@@ -112,46 +158,143 @@ int exit_code(Status status) {
       return 1;
     case Status::malformed:
       return 2;
+    case Status::partial:
+      return 0;
   }
   return 2;
 }
 
 CheckResult check_certificate(const NamedInput& cert_input, const std::optional<NamedInput>& family,
-                              std::ostream& out, std::ostream& err) {
-  CheckResult result;  // status malformed until the very end of the try block
-  out << "c kernelrank-check, certificate formats 1 and 2\n";
-  try {
-    const Certificate cert = parse_certificate(opened(cert_input), cert_input.name);
+                              std::ostream& out, std::ostream& err, const CheckOptions& options) {
+  return guarded_run(cert_input.name, out, err, [&](CheckResult& result) {
+    const bool sharded = options.shard.has_value();
+    Digest digest{};
+    const Certificate cert = sharded
+                                 ? parse_certificate(opened(cert_input), cert_input.name, digest)
+                                 : parse_certificate(opened(cert_input), cert_input.name);
     result.claim = cert.claim.str();
     if (cert.is_family && !family)
       fail_malformed(cert.file, 0, "a family certificate needs the FAMILY file argument");
     if (!cert.is_family && family)
       fail_malformed(cert.file, 0,
                      "a cube certificate takes no FAMILY argument (given '" + family->name + "')");
+    if (sharded) {
+      const auto [k, shards] = *options.shard;
+      if (cert.rule != RuleKind::trace_uniform)
+        fail_malformed(cert.file, cert.rule_line,
+                       "a check in shards is for rule trace-uniform certificates only");
+      if (shards < 1 || k < 1 || k > shards)
+        fail_malformed(cert.file, 0,
+                       "shard " + std::to_string(k) + "/" + std::to_string(shards) +
+                           ": expected 1 <= k <= K");
+      print_summary(cert, out);
+      const OverlapHistogram histogram = count_overlaps(cert, options.threads, k, shards);
+      out << "c shard " << k << "/" << shards << ": " << histogram.pairs() << " of the "
+          << BigInt(cert.kept_count()) * (cert.kept_count() - 1) / 2
+          << " unordered pairs of kept rows (tile pairs t with t % " << shards << " = " << k - 1
+          << ", tiles of " << kTileRows << " kept rows)\n";
+      result.partial = partial_text(digest, k, shards, histogram);
+      if (histogram.smallest) fail_small_gap(cert, *histogram.smallest);
+      return Status::partial;
+    }
     print_summary(cert, out);
-    const BigInt bound = cert.is_family ? check_family(cert, *family, out) : check_cube(cert, out);
+    const BigInt bound = cert.is_family ? check_family(cert, *family, out)
+                                        : check_cube(cert, out, options.threads);
     result.bound = bound.str();
-    result.status = Status::verified;
-  } catch (const CheckError& error) {
-    err << error.file << ":" << error.line << ": error: " << printable(error.what()) << "\n";
-    result.status = error.status;
-  } catch (const std::bad_alloc&) {
-    err << cert_input.name << ":0: error: out of memory\n";
-    result.status = Status::malformed;
-  } catch (const std::exception& error) {
-    err << cert_input.name << ":0: error: internal error: " << error.what() << "\n";
-    result.status = Status::malformed;
-  } catch (...) {
-    err << cert_input.name << ":0: error: internal error\n";
-    result.status = Status::malformed;
-  }
-  out << (result.status == Status::verified ? "s VERIFIED\n" : "s NOT VERIFIED\n");
-  return result;
+    return Status::verified;
+  });
+}
+
+CheckResult check_certificate(const NamedInput& cert_input, const std::optional<NamedInput>& family,
+                              std::ostream& out, std::ostream& err) {
+  return check_certificate(cert_input, family, out, err, CheckOptions{});
+}
+
+CheckResult merge_partials(const NamedInput& cert_input, const std::vector<NamedInput>& inputs,
+                           std::ostream& out, std::ostream& err) {
+  return guarded_run(cert_input.name, out, err, [&](CheckResult& result) {
+    Digest digest{};
+    const Certificate cert = parse_certificate(opened(cert_input), cert_input.name, digest);
+    result.claim = cert.claim.str();
+    if (cert.rule != RuleKind::trace_uniform)
+      fail_malformed(cert.file, cert.rule_line,
+                     "only rule trace-uniform certificates are checked in shards and merged");
+    if (inputs.empty()) fail_malformed(cert.file, 0, "no partial results to merge");
+    std::vector<Partial> partials;
+    for (const NamedInput& input : inputs) partials.push_back(read_partial(opened(input), input.name));
+    const std::uint64_t shards = partials.front().shard_count;
+    std::map<std::uint64_t, std::size_t> seen;  // k -> the partial that has it
+    OverlapHistogram merged;
+    merged.counts.assign(static_cast<std::size_t>(cert.weight) + 1, 0);
+    for (std::size_t p = 0; p < partials.size(); ++p) {
+      const Partial& partial = partials[p];
+      if (partial.certificate != digest)
+        fail_malformed(partial.file, partial.certificate_line,
+                       "this partial result is of the certificate with SHA-256 " +
+                           to_hex(partial.certificate) + ", not of " + cert.file +
+                           " (SHA-256 " + to_hex(digest) + ")");
+      if (partial.shard_count != shards)
+        fail_malformed(partial.file, partial.shard_line,
+                       "shard " + std::to_string(partial.shard_index) + "/" +
+                           std::to_string(partial.shard_count) + ", but " +
+                           partials.front().file + " (line " +
+                           std::to_string(partials.front().shard_line) + ") is a shard of " +
+                           std::to_string(shards));
+      if (const auto same = seen.find(partial.shard_index); same != seen.end())
+        fail_malformed(partial.file, partial.shard_line,
+                       "shard " + std::to_string(partial.shard_index) + "/" +
+                           std::to_string(shards) + " again: " + partials[same->second].file +
+                           " (line " + std::to_string(partials[same->second].shard_line) +
+                           ") is the same shard");
+      if (partial.weight != cert.weight)
+        fail_malformed(partial.file, partial.weight_line,
+                       "weight " + std::to_string(partial.weight) +
+                           ", but the certificate's weight is " + std::to_string(cert.weight) +
+                           " (line " + std::to_string(cert.generated_line) + ")");
+      const std::uint64_t expected =
+          shard_pair_count(cert.kept_count(), partial.shard_index, shards);
+      if (partial.pairs != expected)
+        fail_malformed(partial.file, partial.pairs_line,
+                       "pairs " + std::to_string(partial.pairs) + ", but shard " +
+                           std::to_string(partial.shard_index) + " of " + std::to_string(shards) +
+                           " holds " + std::to_string(expected) + " pairs of the " +
+                           std::to_string(cert.kept_count()) + " kept rows");
+      if (const auto& pair = partial.histogram.smallest) {
+        for (const std::uint64_t row : {pair->first, pair->second}) {
+          const bool dropped = std::binary_search(cert.drops.begin(), cert.drops.end(), row);
+          if (row > cert.generated_count || dropped)
+            fail_malformed(partial.file, partial.small_gap_line,
+                           "small-gap names generated row " + std::to_string(row) +
+                               ", which the certificate " +
+                               (dropped ? std::string("drops") : "does not generate") +
+                               " (count=" + std::to_string(cert.generated_count) + ")");
+        }
+        if (!merged.smallest || *pair < *merged.smallest) merged.smallest = pair;
+      }
+      for (std::size_t o = 0; o < merged.counts.size(); ++o)
+        merged.counts[o] += partial.histogram.counts[o];
+      seen.emplace(partial.shard_index, p);
+    }
+    if (seen.size() != shards) {
+      std::uint64_t missing = 1;
+      while (seen.count(missing) != 0) ++missing;
+      fail_malformed(partials.front().file, partials.front().shard_line,
+                     "shard " + std::to_string(missing) + " of " + std::to_string(shards) +
+                         " is missing: " + std::to_string(partials.size()) +
+                         " partial result(s) given, every k = 1.." + std::to_string(shards) +
+                         " must appear once");
+    }
+    print_summary(cert, out);
+    out << "c merged " << shards << " shards\n";
+    const BigInt bound = conclude_trace_uniform(cert, merged, out);
+    result.bound = bound.str();
+    return Status::verified;
+  });
 }
 
 CheckResult check_certificate(const std::string& cert_path,
                               const std::optional<std::string>& family_path, std::ostream& out,
-                              std::ostream& err) {
+                              std::ostream& err, const CheckOptions& options) {
   std::ifstream cert_file(cert_path, std::ios::binary);
   NamedInput cert{cert_path, cert_file.is_open() ? &cert_file : nullptr};
   std::ifstream family_file;
@@ -160,7 +303,7 @@ CheckResult check_certificate(const std::string& cert_path,
     family_file.open(*family_path, std::ios::binary);
     family = NamedInput{*family_path, family_file.is_open() ? &family_file : nullptr};
   }
-  return check_certificate(cert, family, out, err);
+  return check_certificate(cert, family, out, err, options);
 }
 
 }  // namespace krcheck

@@ -2,11 +2,13 @@
 #include "cube_rule.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <vector>
 
 #include "amplification.hpp"
 #include "conclusion.hpp"
+#include "parallel.hpp"
 #include "status.hpp"
 
 // The histogram loop is nothing but popcounts. Baseline x86-64 has no popcnt instruction,
@@ -82,24 +84,45 @@ bool has_small_gap(const std::vector<std::uint32_t>& histogram, int m) {
 
 }  // namespace
 
-BigInt cube_trace_sum(const Certificate& cert) {
+BigInt cube_trace_sum(const Certificate& cert, int threads) {
   const int m = cert.m;
   const std::vector<int> own = own_overlaps(cert);
-  AmplificationTable amplification(cert.n);
-  std::vector<std::uint32_t> histogram(static_cast<std::size_t>(2 * m + 1));
-  BigInt total = 0;
-  for (std::size_t j = 0; j < cert.row_count(); ++j) {
-    // Column j: the rows i != j, G_ij = <q_i, c_j> - <q_i, c_i>.
-    std::fill(histogram.begin(), histogram.end(), 0);
-    count_gaps(cert.own.row(j), cert.query, own.data(), j, histogram.data() + m);
-    if (has_small_gap(histogram, m)) fail_first_small_gap(cert, own, 0);
-    Rational one_plus_c = 1;
-    for (int g = 2; g <= m; ++g) {
-      const std::uint32_t count = histogram[static_cast<std::size_t>(m + g)];
-      if (count != 0) one_plus_c += Rational(BigInt(count), amplification.factor_squared(g));
+  const std::size_t columns = cert.row_count();
+  std::vector<BigInt> terms(columns);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> small_gap{false};
+  constexpr std::size_t kColumnsPerTask = 16;
+  const std::size_t tasks = (columns + kColumnsPerTask - 1) / kColumnsPerTask;
+  const int workers = static_cast<int>(std::min<std::size_t>(
+      static_cast<std::size_t>(resolve_threads(threads)), std::max<std::size_t>(tasks, 1)));
+  run_workers(workers, [&](int) {
+    AmplificationTable amplification(cert.n);  // grows on demand: one per worker
+    std::vector<std::uint32_t> histogram(static_cast<std::size_t>(2 * m + 1));
+    while (!small_gap.load(std::memory_order_relaxed)) {
+      const std::size_t task = next.fetch_add(1, std::memory_order_relaxed);
+      if (task >= tasks) break;
+      const std::size_t end = std::min(columns, (task + 1) * kColumnsPerTask);
+      for (std::size_t j = task * kColumnsPerTask; j < end; ++j) {
+        // Column j: the rows i != j, G_ij = <q_i, c_j> - <q_i, c_i>.
+        std::fill(histogram.begin(), histogram.end(), 0);
+        count_gaps(cert.own.row(j), cert.query, own.data(), j, histogram.data() + m);
+        if (has_small_gap(histogram, m)) {
+          small_gap.store(true, std::memory_order_relaxed);
+          return;
+        }
+        Rational one_plus_c = 1;
+        for (int g = 2; g <= m; ++g) {
+          const std::uint32_t count = histogram[static_cast<std::size_t>(m + g)];
+          if (count != 0) one_plus_c += Rational(BigInt(count), amplification.factor_squared(g));
+        }
+        terms[j] = trace_term(one_plus_c, cert.precision);
+      }
     }
-    total += trace_term(one_plus_c, cert.precision);
-  }
+  });
+  // Named by a scan of all pairs in row order, whichever column a worker stopped at.
+  if (small_gap.load()) fail_first_small_gap(cert, own, 0);
+  BigInt total = 0;
+  for (const BigInt& term : terms) total += term;
   return total;
 }
 

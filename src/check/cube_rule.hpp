@@ -13,8 +13,10 @@
 namespace krcheck {
 
 // S = sum_j floor(2^P / (1 + c_j)), c_j = sum_{i != j} R_N(G_ij)^-2. Throws CheckError
-// at the first (in row order) pair with G_ij < 2.
-BigInt cube_trace_sum(const Certificate& cert);
+// at the first (in row order) pair with G_ij < 2. The columns are shared among `threads`
+// workers (0: all hardware threads); the terms are summed in column order, exactly, so the
+// result and the pair named on failure do not depend on the thread count.
+BigInt cube_trace_sum(const Certificate& cert, int threads = 1);
 
 // max_i sum_{j != i} 1/R_N(G_ij), after checking gaps >= 2 and every row sum <= 1.
 Rational cube_dominance_max_row_sum(const Certificate& cert);

@@ -1,28 +1,17 @@
-// kernelrank-check CERT [FAMILY]: the independent certificate checker. Exit codes:
-// 0 verified, 1 not verified (a check failed), 2 malformed input or usage.
-#include <exception>
+// kernelrank-check: the independent certificate checker (command_line.hpp). Exit codes:
+// 0 verified (or a shard's partial result written), 1 not verified (a check failed),
+// 2 malformed input or usage.
 #include <iostream>
-#include <optional>
 #include <string>
+#include <vector>
 
-#include "check.hpp"
+#include "command_line.hpp"
 
 int main(int argc, char** argv) {
   try {
-    const std::string first = argc >= 2 ? argv[1] : "";
-    if (argc < 2 || argc > 3 || first == "--help" || first == "-h") {
-      // No certificate was checked, so even --help ends NOT VERIFIED with a nonzero exit.
-      std::cerr << "kernelrank-check: error: usage: kernelrank-check CERT [FAMILY]\n"
-                   "  CERT    certificate (docs/certificate-format.md)\n"
-                   "  FAMILY  the family file a family certificate names by its SHA-256\n";
-      std::cout << "s NOT VERIFIED\n";
-      return 2;
-    }
-    std::optional<std::string> family;
-    if (argc == 3) family = argv[2];
-    const auto result = krcheck::check_certificate(argv[1], family, std::cout, std::cerr);
-    return krcheck::exit_code(result.status);
-  } catch (...) {  // check_certificate catches everything; this guards the stream setup
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    return krcheck::run_command_line(args, std::cout, std::cerr);
+  } catch (...) {  // the checks catch everything; this guards the argument copies
     std::cerr << "kernelrank-check: error: internal error\n";
     return 2;
   }

@@ -1,7 +1,8 @@
 // The certificate parser, internal to the checker: one function per statement of the
 // grammar, in grammar order. certificate.cpp holds the statements of format 1 and the
 // order of statements; certificate_v2.cpp the rules of format 2 (the order rule's core, the
-// dependence rule's queries and covers, the inherit rule's embedded certificate). Each parse_* function starts with `line_`
+// dependence rule's queries and covers, the inherit rule's embedded certificate, the
+// trace-uniform rule's generated line and drops). Each parse_* function starts with `line_`
 // holding its statement and leaves `line_` at the statement after it (or at the end).
 #pragma once
 
@@ -20,7 +21,11 @@ std::string quoted(std::string_view text);
 
 class Parser {
  public:
-  Parser(std::istream& in, const std::string& file) : reader_(in, file) { cert_.file = file; }
+  // `digest`, when given, receives every byte of `in`.
+  Parser(std::istream& in, const std::string& file, Sha256* digest = nullptr)
+      : reader_(in, file, digest) {
+    cert_.file = file;
+  }
 
   Certificate run();
 
@@ -63,6 +68,8 @@ class Parser {
   void parse_queries();   // certificate_v2.cpp
   void parse_covers();    // certificate_v2.cpp
   void parse_embedded();  // certificate_v2.cpp
+  void parse_generated();  // certificate_v2.cpp
+  void parse_drops();      // certificate_v2.cpp
 
   LineReader reader_;
   Line line_;

@@ -11,7 +11,9 @@
 
 namespace krcheck {
 
-enum class Status { verified = 0, not_verified = 1, malformed = 2 };
+// partial: a shard run (rule trace-uniform) that counted its share of the pairs and found
+// nothing wrong in it; only a merge of all shards concludes.
+enum class Status { verified = 0, not_verified = 1, malformed = 2, partial = 3 };
 
 class CheckError : public std::runtime_error {
  public:

@@ -1,14 +1,22 @@
-// `kernelrank bench eval`: exact evaluation against the same loop in double
-// precision on a dense random tabular model over all of T(m,n); the figure of
-// merit is the ratio of the two times measured in one run.
+// `kernelrank bench eval`: exact evaluation against the same enumeration in double
+// precision on a dense random tabular model over all of T(m,n); the figure of merit is
+// the ratio of the two times, measured in one run, as the median of several repetitions,
+// on one thread and on all threads.
+//
+// The `bench` command itself is created here (add_bench_command); other benchmarks add
+// their subcommands to it with app.get_subcommand("bench") after it exists.
 #include "commands.hpp"
 #include "report_output.hpp"
 
+#include "../eval_kernels.hpp"
 #include "../tabulated_eval.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/model_forms.hpp"
+#include "kernelrank/parallel.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <random>
 
@@ -20,6 +28,10 @@ struct BenchArgs {
   int n = 3;
   std::uint64_t seed = 1;
   int digits = 4;
+  int threads = 0;
+  int repetitions = 5;
+  std::string enumeration = "multiset";
+  std::string kernels = "best";
 };
 
 // Uniform integer in [0, bound) from raw 64-bit draws (portable, unbiased).
@@ -55,52 +67,210 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+// The repetitions at one thread count. Each repetition times the exact loop and both double
+// forms back to back; its double time is the faster double form's.
+struct Series {
+  int threads = 1;
+  int inner = 1;  // runs of each loop per repetition
+  std::vector<double> exact, division, cross, best_double, ratio;
+};
+
+// The parts of an exact result that must not depend on threads or repetitions.
+std::string fingerprint(const EvalSummary& s) {
+  std::string text = s.instances.str() + "/" + s.failing.str() + "/" + s.undefined.str() + "/" +
+                     (s.max_error ? to_string(*s.max_error) : std::string("none"));
+  if (s.worst) text += "@" + std::to_string(s.worst->index);
+  for (const IndexedOutcome& f : s.failures) text += "," + std::to_string(f.index);
+  return text;
+}
+
+// One repetition runs each loop `inner` times, alternating exact, double (division),
+// double (cross), so that every repetition takes at least kRepetitionSeconds; a loop's time
+// in the repetition is its fastest run (another process's time slice only ever adds time).
+constexpr double kRepetitionSeconds = 0.1;
+
+Series run_series(const detail::TabulatedModel& table, const detail::DoubleTable& values, const TabularModel& model,
+                  int threads, int repetitions, const detail::EngineOptions& engine, EvalSummary& exact_result,
+                  detail::DoubleLoopResult& double_result, std::string& expected, int& inner) {
+  Series series;
+  series.threads = threads;
+  EvalOptions options;
+  options.threads = threads;
+  options.instance_limit = ~0ULL;
+  auto exact_run = [&] {
+    EvalSummary exact = detail::evaluate_tabulated_summary(table, model, model.tokens(), options, "brute force", engine);
+    const std::string print = fingerprint(exact);
+    if (expected.empty()) expected = print;
+    if (print != expected)
+      throw InternalError("bench eval: the exact result on " + std::to_string(threads) +
+                          " threads differs from the first run");
+    exact_result = std::move(exact);
+  };
+  // Warm-up (not timed into the series); it also fixes how many runs a repetition needs.
+  auto start = std::chrono::steady_clock::now();
+  exact_run();
+  const double once = seconds_since(start);
+  inner = static_cast<int>(std::min(1000.0, std::max(1.0, std::ceil(kRepetitionSeconds / std::max(once, 1e-6)))));
+  for (int rep = 0; rep < repetitions; ++rep) {
+    double exact_s = 1e300, division_s = 1e300, cross_s = 1e300;
+    for (int i = 0; i < inner; ++i) {
+      start = std::chrono::steady_clock::now();
+      exact_run();
+      exact_s = std::min(exact_s, seconds_since(start));
+      start = std::chrono::steady_clock::now();
+      const detail::DoubleLoopResult division =
+          detail::evaluate_tabulated_double(table, values, options.mode, threads, true, engine);
+      division_s = std::min(division_s, seconds_since(start));
+      start = std::chrono::steady_clock::now();
+      const detail::DoubleLoopResult cross =
+          detail::evaluate_tabulated_double(table, values, options.mode, threads, false, engine);
+      cross_s = std::min(cross_s, seconds_since(start));
+      if (division.instances != exact_result.instances || cross.instances != exact_result.instances ||
+          division.failing != cross.failing)
+        throw InternalError("bench eval: the double loops visited a different number of instances");
+      double_result = division;
+    }
+    series.exact.push_back(exact_s);
+    series.division.push_back(division_s);
+    series.cross.push_back(cross_s);
+    series.best_double.push_back(std::min(series.division.back(), series.cross.back()));
+    series.ratio.push_back(series.exact.back() / series.best_double.back());
+  }
+  return series;
+}
+
+std::string times_text(const std::vector<double>& times) {
+  std::string text;
+  char cell[32];
+  for (double t : times) {
+    std::snprintf(cell, sizeof cell, " %.4f", t);
+    text += cell;
+  }
+  return text;
+}
+
+std::string series_text(const Series& s, double instances) {
+  std::string text;
+  char line[512];
+  std::snprintf(line, sizeof line, "  %d thread%s, %zu repetitions of %d runs each (seconds, fastest run):\n",
+                s.threads, s.threads == 1 ? "" : "s", s.exact.size(), s.inner);
+  text += line;
+  auto row = [&](const char* name, const std::vector<double>& times) {
+    const double med = median(times);
+    std::snprintf(line, sizeof line, "    %-20s%s   median %.4f s, %.1f M instances/s\n", name,
+                  times_text(times).c_str(), med, instances / med / 1e6);
+    text += line;
+  };
+  row("exact:", s.exact);
+  row("double |SP/SA - t|:", s.division);
+  row("double cross-mult.:", s.cross);
+  std::snprintf(line, sizeof line, "    %-20s%s\n", "ratios:", times_text(s.ratio).c_str());
+  text += line;
+  std::snprintf(line, sizeof line,
+                "  ratio exact/double: %.2fx (%d thread%s, median of %zu; double = the faster double form of each run)\n",
+                median(s.ratio), s.threads, s.threads == 1 ? "" : "s", s.ratio.size());
+  text += line;
+  return text;
+}
+
+nlohmann::json series_json(const Series& s) {
+  return {{"threads", s.threads},
+          {"runs_per_repetition", s.inner},
+          {"exact_seconds", s.exact},
+          {"double_division_seconds", s.division},
+          {"double_cross_seconds", s.cross},
+          {"double_seconds", s.best_double},
+          {"ratios", s.ratio},
+          {"exact_median_seconds", median(s.exact)},
+          {"double_median_seconds", median(s.best_double)},
+          {"ratio", median(s.ratio)}};
+}
+
 int run_bench(const BenchArgs& args, const GlobalOptions& global) {
   if (args.m < 1 || args.m > 10) throw UsageError("--m must be in 1..10 for the benchmark");
   if (args.n < 1 || args.n > 4) throw UsageError("--n must be in 1..4 for the benchmark");
   if (args.digits < 1 || args.digits > 9) throw UsageError("--digits must be in 1..9");
+  if (args.repetitions < 1 || args.repetitions > 101) throw UsageError("--repetitions must be in 1..101");
+  if (args.enumeration != "multiset" && args.enumeration != "ordered")
+    throw UsageError("--enumeration must be multiset or ordered, not '" + args.enumeration + "'");
+  const int threads = resolve_threads(args.threads);
+  detail::KernelIsa isa = detail::best_kernel_isa();
+  if (args.kernels == "portable") isa = detail::KernelIsa::Portable;
+  else if (args.kernels == "avx2") isa = detail::KernelIsa::Avx2;
+  else if (args.kernels == "avx512") isa = detail::KernelIsa::Avx512;
+  else if (args.kernels != "best")
+    throw UsageError("--kernels must be best, avx512, avx2 or portable, not '" + args.kernels + "'");
+  if (static_cast<int>(isa) > static_cast<int>(detail::best_kernel_isa()))
+    throw UsageError("--kernels " + args.kernels + ": this CPU supports at most " +
+                     detail::to_string(detail::best_kernel_isa()));
+  detail::set_kernel_isa(isa);
+  detail::EngineOptions engine;
+  engine.multiset = args.enumeration == "multiset";
+
   const TabularModel model = random_decimal_model(args.m, args.seed, args.digits);
-  const std::vector<Token>& universe = model.tokens();
   auto start = std::chrono::steady_clock::now();
-  const detail::TabulatedModel table = detail::tabulate(model, universe, args.n);
+  const detail::TabulatedModel table = detail::tabulate(model, model.tokens(), args.n);
   const double tabulate_s = seconds_since(start);
+  const detail::DoubleTable values = detail::double_table(table);
+  const std::uint64_t blocks = detail::tabulated_block_count(table, QueryMode::First, engine);
 
-  EvalOptions options;
-  start = std::chrono::steady_clock::now();
-  const EvalReport exact = detail::evaluate_tabulated(table, model, universe, options, "brute force");
-  const double exact_s = seconds_since(start);
-  start = std::chrono::steady_clock::now();
-  const detail::DoubleLoopResult approx = detail::evaluate_tabulated_double(table, options.mode);
-  const double double_s = seconds_since(start);
+  EvalSummary exact;
+  detail::DoubleLoopResult approx;
+  std::string expected;
+  int inner = 1;
+  Series single = run_series(table, values, model, 1, args.repetitions, engine, exact, approx, expected, inner);
+  single.inner = inner;
+  Series all = run_series(table, values, model, threads, args.repetitions, engine, exact, approx, expected, inner);
+  all.inner = inner;
 
-  std::size_t exact_rows = 0;
-  for (std::uint8_t fits : table.row_fits) exact_rows += fits;
-  const double instances = static_cast<double>(approx.instances);
-  const double ratio = exact_s / double_s;
+  const double instances = exact.instances.convert_to<double>();
   char line[512];
   std::string human;
   std::snprintf(line, sizeof line,
-                "benchmark: dense random tabular model (decimals with %d places) on T(%d,%d), "
-                "%.0f instances\n",
-                args.digits, args.m, args.n, instances);
+                "benchmark: dense random tabular model (decimals with %d places) on T(%d,%d), %s instances\n",
+                args.digits, args.m, args.n, exact.instances.str().c_str());
   human += line;
-  std::snprintf(line, sizeof line, "  tabulation:        %.3f s (%zu of %zu rows on the integer path)\n",
-                tabulate_s, exact_rows, table.row_fits.size());
+  std::snprintf(line, sizeof line, "  enumeration:       %s, %llu blocks\n",
+                engine.multiset ? "keys as a multiset (each sorted key tuple weighted by its orderings)"
+                                : "ordered (every key tuple)",
+                static_cast<unsigned long long>(blocks));
   human += line;
-  std::snprintf(line, sizeof line, "  exact (integer):   %.3f s  %.1f M instances/s\n", exact_s,
-                instances / exact_s / 1e6);
+  std::snprintf(line, sizeof line, "  inner loops:       %s (both loops)\n", detail::to_string(isa).c_str());
   human += line;
-  std::snprintf(line, sizeof line, "  double precision:  %.3f s  %.1f M instances/s\n", double_s,
-                instances / double_s / 1e6);
+  std::snprintf(line, sizeof line,
+                "  tabulation:        %.3f s (rows: %zu narrow, %zu wide, %zu GMP, of %zu)\n", tabulate_s,
+                table.rows_in_tier(detail::RowTier::Narrow), table.rows_in_tier(detail::RowTier::Wide),
+                table.rows_in_tier(detail::RowTier::Exact), table.row_tier.size());
   human += line;
-  std::snprintf(line, sizeof line, "  ratio exact/double: %.2fx\n", ratio);
-  human += line;
+  human += series_text(single, instances);
+  human += series_text(all, instances);
   human += "  exact result: " + exact.failing.str() + " failing, max error " +
-           exact_with_decimal(*exact.max_error) + "; double loop counted " +
+           exact_with_decimal(*exact.max_error) + " (identical in every run); double loop counted " +
            std::to_string(approx.failing) + " failing\n";
-  nlohmann::json json = {{"m", args.m}, {"n", args.n}, {"instances", approx.instances},
-                         {"tabulate_seconds", tabulate_s}, {"exact_seconds", exact_s},
-                         {"double_seconds", double_s}, {"ratio", ratio},
+  nlohmann::json json = {{"m", args.m},
+                         {"n", args.n},
+                         {"instances", exact.instances.str()},
+                         {"enumeration", args.enumeration},
+                         {"kernels", detail::to_string(isa)},
+                         {"blocks", blocks},
+                         {"repetitions", args.repetitions},
+                         {"tabulate_seconds", tabulate_s},
+                         {"rows", {{"narrow", table.rows_in_tier(detail::RowTier::Narrow)},
+                                   {"wide", table.rows_in_tier(detail::RowTier::Wide)},
+                                   {"gmp", table.rows_in_tier(detail::RowTier::Exact)}}},
+                         {"single_thread", series_json(single)},
+                         {"all_threads", series_json(all)},
+                         {"exact_seconds", median(single.exact)},
+                         {"double_seconds", median(single.best_double)},
+                         {"ratio", median(single.ratio)},
+                         {"ratio_all_threads", median(all.ratio)},
+                         {"threads", threads},
                          {"exact_failing", exact.failing.str()},
                          {"exact_max_error", to_string(*exact.max_error)},
                          {"double_failing", approx.failing}};
@@ -111,6 +281,7 @@ int run_bench(const BenchArgs& args, const GlobalOptions& global) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action) {
+  // Other benchmarks attach to this command: app.get_subcommand("bench")->add_subcommand(...).
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks (timings are reported, never asserted)");
   bench->require_subcommand(1);
   auto args = std::make_shared<BenchArgs>();
@@ -120,6 +291,14 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& actio
   eval->add_option("--n", args->n, "Sequence length")->capture_default_str();
   eval->add_option("--seed", args->seed, "Random seed")->capture_default_str();
   eval->add_option("--digits", args->digits, "Decimal places of the entries")->capture_default_str();
+  eval->add_option("--threads", args->threads, "Threads of the second series (0: all hardware threads)")
+      ->capture_default_str();
+  eval->add_option("--repetitions", args->repetitions, "Runs per series; the median ratio is reported")
+      ->capture_default_str();
+  eval->add_option("--enumeration", args->enumeration, "multiset or ordered (the same for both loops)")
+      ->capture_default_str();
+  eval->add_option("--kernels", args->kernels, "Inner loops of both: best, avx512, avx2 or portable")
+      ->capture_default_str();
   eval->callback([args, &global, &action] { action = [args, &global] { return run_bench(*args, global); }; });
 }
 

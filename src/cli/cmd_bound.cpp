@@ -1,5 +1,6 @@
 // `kernelrank bound`: the best certified lower bound on the feature rank of NK
 // models solving T(m,n) (theory.md L2-L4), optionally with a certificate.
+#include "bound_generated.hpp"
 #include "commands.hpp"
 #include "report_output.hpp"
 
@@ -35,6 +36,14 @@ struct BoundArgs {
   int m_min = 8;
   int m_max = 64;
   std::string cert_dir;
+  // generated rows (bound_generated.hpp)
+  std::uint64_t words = 0;
+  int weight = 0;  // 0: m/2
+  int threads = 0;
+  std::string shard;
+  std::string partial;
+  std::vector<std::string> merge;
+  bool mpi = false;
 };
 
 CertificateTask certificate_task(const BoundArgs& args, int m) {
@@ -204,6 +213,31 @@ int run_table(const BoundArgs& args, const GlobalOptions& global, const CLI::App
   return kExitOk;
 }
 
+int run_generated_rows(const BoundArgs& args, const GlobalOptions& global, const CLI::App& command) {
+  for (const char* other : {"--code", "--effort", "--no-subset", "--table", "--m-min", "--m-max", "--cert-dir"})
+    if (command.count(other) > 0) throw UsageError(std::string(other) + " does not apply to --words/--merge");
+  GeneratedArgs generated;
+  generated.task = certificate_task(args, args.m);
+  generated.rows.m = args.m;
+  generated.rows.n = args.n;
+  generated.rows.seed = args.seed;
+  generated.rows.count = args.words;
+  generated.rows.weight = args.weight == 0 ? args.m / 2 : args.weight;
+  generated.threads = args.threads;
+  generated.shard = args.shard;
+  generated.partial = args.partial;
+  generated.merge = args.merge;
+  generated.mpi = args.mpi;
+  generated.cert = args.cert;
+  generated.r = args.r;
+  if (!args.merge.empty()) {
+    if (!args.shard.empty() || !args.partial.empty() || args.mpi)
+      throw UsageError("--merge combines finished shards: drop --shard, --partial and --mpi");
+    return run_generated_merge(generated, global);
+  }
+  return run_generated(generated, global);
+}
+
 }  // namespace
 
 void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& action) {
@@ -226,8 +260,20 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
   cmd->add_option("--m-min", args->m_min, "First m of the table")->capture_default_str();
   cmd->add_option("--m-max", args->m_max, "Last m of the table")->capture_default_str();
   cmd->add_option("--cert-dir", args->cert_dir, "With --table: write one certificate per m here");
+  cmd->add_option("--words", args->words,
+                  "Generated rows: this many random constant-weight words (SplitMix64 from --seed)");
+  cmd->add_option("--weight", args->weight, "With --words: the words' weight (default m/2)");
+  cmd->add_option("--threads", args->threads, "With --words: worker threads (0 = all)")->capture_default_str();
+  cmd->add_option("--shard", args->shard, "With --words: count only shard k/K of the pairs (with --partial)");
+  cmd->add_option("--partial", args->partial, "With --shard: write this shard's exact counts here");
+  cmd->add_option("--merge", args->merge, "With --words: merge the partial files of all K shards")->expected(1, -1);
+  cmd->add_flag("--mpi", args->mpi, "With --words, under mpirun: one shard per rank, results at rank 0");
   cmd->callback([args, cmd, &global, &action] {
     action = [args, cmd, &global] {
+      if (cmd->count("--words") > 0) return run_generated_rows(*args, global, *cmd);
+      for (const char* generated_only : {"--weight", "--threads", "--shard", "--partial", "--merge", "--mpi"})
+        if (cmd->count(generated_only) > 0)
+          throw UsageError(std::string(generated_only) + " applies to generated rows only (add --words N)");
       return args->table ? run_table(*args, global, *cmd) : run_single(*args, global);
     };
   });

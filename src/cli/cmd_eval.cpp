@@ -1,14 +1,25 @@
-// `kernelrank eval`: exact evaluation of a model on a family, a token set or T(m,n).
+// `kernelrank eval`: exact evaluation of a model on a family, a token set or T(m,n), on
+// every core (--threads) and, with --shard k/K --partial FILE, split across processes;
+// `kernelrank eval-merge PARTIAL...` combines the partials into the report eval prints.
 #include "commands.hpp"
+#include "family_output.hpp"
 #include "limits.hpp"
 #include "model_options.hpp"
+#include "mpi_runtime.hpp"
 #include "report_output.hpp"
 
+#include "kernelrank/atomic_write.hpp"
 #include "kernelrank/code.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/eval_partial.hpp"
 #include "kernelrank/evaluate.hpp"
+#include "kernelrank/parallel.hpp"
 
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 namespace kernelrank::cli {
 namespace {
@@ -26,6 +37,14 @@ struct EvalArgs {
   std::size_t failures = 10;
   std::uint64_t max_instances = 1ULL << 34;
   double max_profile_work = kDefaultMaxProfileWork;
+  int threads = 0;
+  std::string shard;
+  std::string partial;
+  bool mpi = false;
+};
+
+struct MergeArgs {
+  std::vector<std::string> partials;
 };
 
 bool same_result(const EvalReport& a, const EvalReport& b) {
@@ -33,33 +52,88 @@ bool same_result(const EvalReport& a, const EvalReport& b) {
          a.max_error == b.max_error;
 }
 
+// The bytes of a file as they are (model files may be binary safetensors).
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "cannot open the file");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// What eval prints around the report; a merge prints the same from the partials' identity.
+int print_report(const GlobalOptions& global, const std::string& task, const std::string& description,
+                 const std::string& model_class, const std::string& class_detail, const EvalReport& report,
+                 bool cross_agrees) {
+  nlohmann::json json = {{"task", task},
+                         {"model", {{"description", description}, {"class", model_class}, {"class_detail", class_detail}}},
+                         {"report", report_to_json(report)}};
+  if (cross_agrees) json["cross_check"] = "brute force and profiles agree";
+  std::string human = "task:        " + task + "\nmodel:       " + description + "\nclass:       " + model_class +
+                      " (" + class_detail + ")\n" + report_to_text(report);
+  if (cross_agrees) human += "cross-check: brute force and overlap profiles agree exactly\n";
+  emit(global, json, human);
+  return report.solves() ? kExitOk : kExitNegative;
+}
+
+Integer power_of(std::uint64_t base, int exponent) {
+  Integer result = 1;
+  for (int i = 0; i < exponent; ++i) result *= base;
+  return result;
+}
+
 int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   EvalOptions options;
   options.mode = parse_query_mode(args.mode);
   options.max_failures = args.failures;
   options.instance_limit = args.max_instances;
+  options.threads = resolve_threads(args.threads);
   if (args.n < 1) throw UsageError("--n must be at least 1");
+  if (!args.shard.empty()) {
+    options.shard = parse_shard(args.shard);
+    if (args.partial.empty()) throw UsageError("--shard needs --partial FILE (where the shard's result goes)");
+  }
+  std::optional<MpiSession> mpi;
+  if (args.mpi) {
+    if (!args.shard.empty() || !args.partial.empty()) throw UsageError("--mpi shards by rank: drop --shard/--partial");
+    mpi.emplace();
+    options.shard = Shard{static_cast<std::uint64_t>(mpi->rank()) + 1, static_cast<std::uint64_t>(mpi->size())};
+  }
+  const bool sharded = !args.partial.empty() || args.mpi;
+  if (sharded && args.cross_check)
+    throw UsageError("--cross-check cannot be combined with --shard/--partial; cross-check the merged run instead");
 
   std::unique_ptr<Model> model;
-  EvalReport report;
-  std::string task;
+  EvalSummary summary;
+  EvalIdentity id;
   std::optional<bool> cross_agrees;
+  const std::uint64_t per_sequence = options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
   if (!args.family.empty()) {
     const Family family = read_family(args.family);
     model = load_model(args.model, family.m, family.n);
-    report = evaluate_family(*model, family, options);
-    task = "family " + args.family + " (" + std::to_string(family.instances.size()) +
-           " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
+    summary = evaluate_family_summary(*model, family, options, &id.blocks);
+    id.task = "family " + args.family + " (" + std::to_string(family.instances.size()) +
+              " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
+    id.source = "family";
+    id.source_sha256 = sha256_hex(file_bytes(args.family));
+    id.m = family.m;
+    id.n = family.n;
+    id.mode = "family";
+    id.total_instances = std::to_string(family.instances.size());
   } else if (!args.tokens.empty()) {
     const Code code = read_code(args.tokens);
     model = load_model(args.model, code.m, args.n);
-    report = evaluate_token_set(*model, code.words, args.n, options);
-    task = "all length-" + std::to_string(args.n) + " sequences over the " +
-           std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " + args.mode + ")";
+    summary = evaluate_token_set_summary(*model, code.words, args.n, options, &id.blocks);
+    id.task = "all length-" + std::to_string(args.n) + " sequences over the " +
+              std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " + args.mode + ")";
+    id.source = "tokens";
+    id.source_sha256 = sha256_hex(file_bytes(args.tokens));
+    id.m = code.m;
+    id.n = args.n;
+    id.mode = args.mode;
+    id.total_instances = (power_of(code.words.size(), args.n) * per_sequence).str();
   } else {
     model = load_model(args.model, args.m, args.n);
     const int m = model->width();
-    task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " + args.mode + ")";
+    id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " + args.mode + ")";
     const OverlapForm* form = model->overlap_form();
     const bool profiles_possible = form != nullptr && !model->position_dependent();
     const bool brute_possible =
@@ -75,30 +149,83 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
       require_profile_work(m, args.n, args.max_profile_work,
                            "; lower --m or --n, or raise --max-profile-work to wait for it");
     if (args.cross_check) {
-      EvalReport brute = evaluate_cube(*model, m, args.n, options);
-      report = evaluate_profiles(*form, m, args.n, options);
-      cross_agrees = same_result(brute, report);
+      const EvalReport brute = evaluate_cube(*model, m, args.n, options);
+      summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
+      cross_agrees = same_result(brute, summary_to_report(summary));
       if (!*cross_agrees)
-        throw InternalError("brute force and overlap profiles disagree on " + task);
+        throw InternalError("brute force and overlap profiles disagree on " + id.task);
     } else if (use_profiles) {
-      report = evaluate_profiles(*form, m, args.n, options);
+      summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
     } else {
-      report = evaluate_cube(*model, m, args.n, options);
+      summary = evaluate_cube_summary(*model, m, args.n, options, &id.blocks);
     }
+    id.source = use_profiles ? "profiles" : "cube";
+    id.m = m;
+    id.n = args.n;
+    id.mode = args.mode;
+    Integer total = 1;
+    total <<= static_cast<unsigned>(m) * static_cast<unsigned>(args.n);
+    id.total_instances = (total * per_sequence).str();
   }
   const Classification cls = model->classify();
-  nlohmann::json json = {{"task", task},
-                         {"model", {{"description", model->description()},
-                                    {"class", to_string(cls.model_class)},
-                                    {"class_detail", cls.detail}}},
-                         {"report", report_to_json(report)}};
-  if (cross_agrees) json["cross_check"] = "brute force and profiles agree";
-  std::string human = "task:        " + task + "\nmodel:       " + model->description() +
-                      "\nclass:       " + to_string(cls.model_class) + " (" + cls.detail + ")\n" +
-                      report_to_text(report);
-  if (cross_agrees) human += "cross-check: brute force and overlap profiles agree exactly\n";
-  emit(global, json, human);
-  return report.solves() ? kExitOk : kExitNegative;
+  id.model_description = model->description();
+  id.model_class = to_string(cls.model_class);
+  id.class_detail = cls.detail;
+  if (!sharded) {
+    return print_report(global, id.task, id.model_description, id.model_class, id.class_detail,
+                        summary_to_report(summary), cross_agrees.value_or(false));
+  }
+
+  // A shard: write the partial result, print what it holds.
+  if (!args.model.file.empty()) {
+    id.model_source = "file " + args.model.file;
+    id.model_sha256 = sha256_hex(file_bytes(args.model.file));
+  } else {
+    std::string spec = "builtin " + args.model.builtin + " m=" + std::to_string(id.m);
+    if (args.model.builtin == "rank1-mean") spec += " n=" + std::to_string(id.n);
+    else spec += " base=" + to_string(parse_rational(args.model.base));
+    id.model_source = spec;
+    id.model_sha256 = sha256_hex(spec);
+  }
+  EvalPartial partial;
+  partial.identity = id;
+  partial.shard = options.shard;
+  partial.summary = summary;
+  const std::uint64_t first = options.shard.index - 1;
+  partial.blocks_evaluated = id.blocks > first ? (id.blocks - first + options.shard.count - 1) / options.shard.count : 0;
+  if (mpi) {
+    // Every rank's partial goes to rank 0, which merges them and prints the unsharded report.
+    const std::vector<std::string> texts = mpi->gather_at_root(eval_partial_to_text(partial));
+    if (!mpi->root()) return kExitOk;
+    std::vector<EvalPartial> parts;
+    std::vector<std::string> names;
+    for (std::size_t r = 0; r < texts.size(); ++r) {
+      names.push_back("<MPI rank " + std::to_string(r) + ">");
+      parts.push_back(parse_eval_partial(names.back(), texts[r]));
+    }
+    const EvalPartial merged = merge_eval_partials(parts, names);
+    return print_report(global, merged.identity.task, merged.identity.model_description, merged.identity.model_class,
+                        merged.identity.class_detail, summary_to_report(merged.summary), false);
+  }
+  write_file_atomically(args.partial, eval_partial_to_text(partial));
+  const std::string human = "partial " + options.shard.str() + " of " + id.task + " written to " + args.partial +
+                            ": " + std::to_string(partial.blocks_evaluated) + " of " + std::to_string(id.blocks) +
+                            " blocks, " + summary.instances.str() + " instances, " + summary.failing.str() +
+                            " failing\n";
+  emit(global,
+       {{"partial", args.partial}, {"shard", options.shard.str()}, {"blocks_evaluated", partial.blocks_evaluated},
+        {"blocks", id.blocks}, {"instances", summary.instances.str()}, {"failing", summary.failing.str()}},
+       human);
+  return kExitOk;
+}
+
+int run_merge(const MergeArgs& args, const GlobalOptions& global) {
+  std::vector<EvalPartial> partials;
+  for (const std::string& path : args.partials) partials.push_back(read_eval_partial(path));
+  const EvalPartial merged = merge_eval_partials(partials, args.partials);
+  const EvalIdentity& id = merged.identity;
+  return print_report(global, id.task, id.model_description, id.model_class, id.class_detail,
+                      summary_to_report(merged.summary), false);
 }
 
 }  // namespace
@@ -127,7 +254,18 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
   cmd->add_option("--max-profile-work", args->max_profile_work,
                   "Refuse overlap profiles above this many steps, C(m+n,n) * n")
       ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Worker threads (0: all hardware threads); the report is the same")
+      ->capture_default_str();
+  cmd->add_option("--shard", args->shard, "Evaluate only shard k of K (blocks b with b % K = k - 1); needs --partial");
+  cmd->add_option("--partial", args->partial, "Write this run's exact partial result here (eval-merge combines them)");
+  cmd->add_flag("--mpi", args->mpi, "Under mpirun: one shard per rank, the merged report at rank 0");
   cmd->callback([args, &global, &action] { action = [args, &global] { return run_eval(*args, global); }; });
+
+  auto merge = std::make_shared<MergeArgs>();
+  CLI::App* merge_cmd = app.add_subcommand(
+      "eval-merge", "Merge the partial results of eval --shard k/K into the report eval prints");
+  merge_cmd->add_option("partials", merge->partials, "Partial result files, one per shard 1/K..K/K")->required();
+  merge_cmd->callback([merge, &global, &action] { action = [merge, &global] { return run_merge(*merge, global); }; });
 }
 
 }  // namespace kernelrank::cli

@@ -4,8 +4,10 @@
 // reports the wall-clock time it took to settle.
 #include "commands.hpp"
 
+#include "kernelrank/child_process.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/min_rank.hpp"
+#include "kernelrank/parallel.hpp"
 
 #include <unistd.h>
 
@@ -37,6 +39,7 @@ struct MinRankArgs {
   double cross_check_seconds = 60;
   double heuristic_share = 0.5;
   bool verbose = false;
+  int threads = 0;
 };
 
 std::string range_text(const MinRankRow& row) {
@@ -59,8 +62,14 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
   options.search.save_smt2_dir = args.save_smt2;
   options.r_max = args.r_max;
   options.models_dir = args.models_dir;
+  options.threads = resolve_threads(args.threads);
+  // Cells run on several threads, which fork search processes: a line is written whole, and
+  // never while a fork is under way (a child must not start with stderr's lock taken).
   if (!global.quiet && (args.verbose || isatty(STDERR_FILENO) == 1))
-    options.log = [](const std::string& line) { std::cerr << line << "\n"; };
+    options.log = [](const std::string& line) {
+      const std::lock_guard<std::mutex> lock(fork_mutex());
+      std::cerr << line << "\n";
+    };
   const MinRankTable table = compute_min_rank(options);
 
   std::string human = "minimal feature rank r for T(m,3), query first (Z3 " + table.z3_version + ")\n";
@@ -120,6 +129,9 @@ void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& ac
                   "Share of the budget for the proposal search before Z3 (0..1)")->capture_default_str();
   cmd->add_flag("--no-cross-check", args->no_cross_check, "Skip Z3 on cells an exact argument refutes");
   cmd->add_flag("--verbose", args->verbose, "Progress lines on stderr even when it is not a terminal");
+  cmd->add_option("--threads", args->threads,
+                  "Cells searched at once (0: all hardware threads); the table is the same")
+      ->capture_default_str();
   cmd->callback([args, &global, &action] { action = [args, &global] { return run_min_rank(*args, global); }; });
 }
 

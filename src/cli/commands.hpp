@@ -20,6 +20,8 @@ struct GlobalOptions {
 
 using Action = std::function<int()>;
 
+// `bench bound` and `bench check`, under the `bench` command added before it.
+void add_bench_scale_commands(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_code_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_instances_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action);

@@ -5,9 +5,12 @@
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/model_io.hpp"
+#include "kernelrank/parallel.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 
 namespace kernelrank {
 
@@ -41,46 +44,56 @@ bool refuted(CellStatus status) {
 
 }  // namespace
 
-MinRankTable compute_min_rank(const MinRankOptions& options) {
-  if (options.m_max < 1 || options.m_max > 7) throw UsageError("--m-max must be in 1..7");
-  if (options.r_max < 1 || options.r_max > 64) throw UsageError("--r-max must be in 1..64");
-  MinRankTable table;
-  table.z3_version = z3_version();
-  for (SearchClass search_class : options.classes) {
-    // Refuted cells at the previous m: r -> (original status, m where it was decided).
-    std::map<int, std::pair<CellStatus, int>> refuted_below;
-    int lower = 0;  // r(m-1) >= lower is proved
-    for (int m = 1; m <= options.m_max; ++m) {
-      const auto row_start = std::chrono::steady_clock::now();
-      MinRankRow row;
-      row.m = m;
-      row.search_class = search_class;
-      row.lower = lower;
-      const RankTask task = cube_rank_task(m, 3);
-      // Cells refuted at m-1 stay refuted (the sub-cube embedding).
-      std::map<int, std::pair<CellStatus, int>> refuted_here = refuted_below;
-      if (lower > 0 && refuted_below.count(lower - 1)) {
-        const auto& [origin, origin_m] = refuted_below.at(lower - 1);
-        MinRankCell cell;
-        cell.m = m;
-        cell.search_class = search_class;
-        cell.r = lower - 1;
-        cell.status = CellStatus::RefutedInherited;
-        cell.inherited_from = origin;
-        cell.label = "refuted (inherited from m = " + std::to_string(origin_m) + ": " + to_string(origin) + ")";
-        cell.detail = "T(" + std::to_string(origin_m) + ",3) embeds in T(" + std::to_string(m) +
-                      ",3) (trailing coordinates 0), so a model here would restrict to one there";
-        row.cells.push_back(cell);
-      }
-      int r = lower;
-      bool open = false;  // an unknown cell stops lower-bound progress in this row
-      while (r <= options.r_max) {
-        SearchOptions search = options.search;
-        search.r = r;
-        search.search_class = search_class;
-        search.smt2_prefix = "min-rank-m" + std::to_string(m) + "-" + to_string(search_class) + "-r" + std::to_string(r);
-        if (options.log) options.log("m = " + std::to_string(m) + ", class " + to_string(search_class) + ", r = " + std::to_string(r));
-        const SearchResult result = search_rank(task, search);
+namespace {
+
+// The rows m = 1..m_max of one class. `width` cells of a row run at once.
+std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass search_class, int width) {
+  std::vector<MinRankRow> rows;
+  // Refuted cells at the previous m: r -> (original status, m where it was decided).
+  std::map<int, std::pair<CellStatus, int>> refuted_below;
+  int lower = 0;  // r(m-1) >= lower is proved
+  for (int m = 1; m <= options.m_max; ++m) {
+    const auto row_start = std::chrono::steady_clock::now();
+    MinRankRow row;
+    row.m = m;
+    row.search_class = search_class;
+    row.lower = lower;
+    const RankTask task = cube_rank_task(m, 3);
+    // Cells refuted at m-1 stay refuted (the sub-cube embedding).
+    std::map<int, std::pair<CellStatus, int>> refuted_here = refuted_below;
+    if (lower > 0 && refuted_below.count(lower - 1)) {
+      const auto& [origin, origin_m] = refuted_below.at(lower - 1);
+      MinRankCell cell;
+      cell.m = m;
+      cell.search_class = search_class;
+      cell.r = lower - 1;
+      cell.status = CellStatus::RefutedInherited;
+      cell.inherited_from = origin;
+      cell.label = "refuted (inherited from m = " + std::to_string(origin_m) + ": " + to_string(origin) + ")";
+      cell.detail = "T(" + std::to_string(origin_m) + ",3) embeds in T(" + std::to_string(m) +
+                    ",3) (trailing coordinates 0), so a model here would restrict to one there";
+      row.cells.push_back(cell);
+    }
+    auto search_cell = [&](int r) {
+      SearchOptions search = options.search;
+      search.r = r;
+      search.search_class = search_class;
+      search.smt2_prefix = "min-rank-m" + std::to_string(m) + "-" + to_string(search_class) + "-r" + std::to_string(r);
+      if (options.log) options.log("m = " + std::to_string(m) + ", class " + to_string(search_class) + ", r = " + std::to_string(r));
+      return search_rank(task, search);
+    };
+    int r = lower;
+    bool open = false;  // an unknown cell stops lower-bound progress in this row
+    bool found = false;
+    while (r <= options.r_max && !found) {
+      // Cells r .. r + batch - 1 at once; only those up to the first model are kept.
+      const int batch = std::min(width, options.r_max - r + 1);
+      std::vector<std::optional<SearchResult>> results(static_cast<std::size_t>(batch));
+      parallel_for(static_cast<std::size_t>(batch), batch, [&](std::size_t i, int) {
+        results[i] = search_cell(r + static_cast<int>(i));
+      });
+      for (int i = 0; i < batch; ++i, ++r) {
+        const SearchResult& result = *results[static_cast<std::size_t>(i)];
         MinRankCell cell;
         cell.m = m;
         cell.search_class = search_class;
@@ -108,24 +121,42 @@ MinRankTable compute_min_rank(const MinRankOptions& options) {
         if (cell.status == CellStatus::Found) {
           if (!row.upper) row.upper = r;
           if (!open) row.lower = r;
-          break;
+          found = true;
+          break;  // cells above a model are not part of the row (speculative ones are dropped)
         }
         if (refuted(cell.status)) {
           refuted_here[r] = {cell.status, m};
           if (!open) row.lower = r + 1;
-          ++r;
           continue;
         }
         // Unknown: r(m) >= r stays the proved bound; look for an upper bound above.
         open = true;
-        ++r;
       }
-      lower = row.lower;
-      refuted_below = refuted_here;
-      row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
-      table.rows.push_back(std::move(row));
     }
+    lower = row.lower;
+    refuted_below = refuted_here;
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
+    rows.push_back(std::move(row));
   }
+  return rows;
+}
+
+}  // namespace
+
+MinRankTable compute_min_rank(const MinRankOptions& options) {
+  if (options.m_max < 1 || options.m_max > 7) throw UsageError("--m-max must be in 1..7");
+  if (options.r_max < 1 || options.r_max > 64) throw UsageError("--r-max must be in 1..64");
+  MinRankTable table;
+  table.z3_version = z3_version();
+  const int threads = resolve_threads(options.threads);
+  const std::size_t classes = options.classes.size();
+  const int outer = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(classes, 1)));
+  // Speculative cells would leave SMT2 files of cells the sweep drops: none with --save-smt2.
+  const int width = options.search.save_smt2_dir.empty() ? std::max(1, threads / outer) : 1;
+  std::vector<std::vector<MinRankRow>> per_class(classes);
+  parallel_for(classes, outer, [&](std::size_t c, int) { per_class[c] = class_rows(options, options.classes[c], width); });
+  for (std::vector<MinRankRow>& rows : per_class)
+    for (MinRankRow& row : rows) table.rows.push_back(std::move(row));
   return table;
 }
 

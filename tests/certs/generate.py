@@ -8,7 +8,9 @@ checker (which is never run by this script):
   * the trace sum S = sum_j floor(2^P / (1 + c_j)), c_j = sum_{i != j} rho_ij^-2, with
     fractions.Fraction, and the bound floor(S / 2^P) + 1 (1 with a single row);
   * the dominance row sums sum_{j != i} 1/rho_ij with Fraction;
-  * family digests with hashlib.sha256.
+  * family digests with hashlib.sha256;
+  * the rule trace-uniform cases by tests/check/generated_reference.py (SplitMix64 words,
+    every pair's overlap, Sigma and T with Fraction).
 Each invalid/malformed case gets a <case>.expect file: what it tests, which file and line
 the error must name, and a fragment of the expected message. Families sit next to their
 certificate as <case>.family. Run from anywhere: python3 tests/certs/generate.py
@@ -17,10 +19,14 @@ import hashlib
 import itertools
 import os
 import random
+import sys
 from fractions import Fraction
 from functools import lru_cache
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The generated-rows cases (rule trace-uniform) come from the checker tests' own reference.
+sys.path.insert(0, os.path.join(HERE, "..", "check"))
+import generated_reference  # noqa: E402
 
 
 # ---------------------------------------------------------------- mathematics
@@ -995,6 +1001,7 @@ def main():
 
     format2(rows_h, base, L)
     dependence_corpus()
+    generated_reference.write_corpus(write, expect, line_of)  # rule trace-uniform
 
 
 # ---------------------------------------------------------------- format 2

@@ -20,7 +20,7 @@ for packed in "$src"/instances/bound-certificates/bound-m*-n3.cert.xz; do
   fi
   claim=$(sed -n 's/^claim r >= //p' "$work/$name" | tail -n 1)  # an inherit certificate embeds a second claim
   grep -q "^| $m | [0-9,]* |" "$src/docs/bound-table.md" || { echo "FAIL: no table row for m=$m"; failures=$((failures + 1)); continue; }
-  table=$(grep "^| $m | " "$src/docs/bound-table.md" | awk -F'|' '{gsub(/[ ,]/, "", $3); print $3}')
+  table=$(grep -m1 "^| $m | " "$src/docs/bound-table.md" | awk -F'|' '{gsub(/[ ,]/, "", $3); print $3}')
   [ "$claim" = "$table" ] || { echo "FAIL: m=$m certificate claims $claim, table says $table"; failures=$((failures + 1)); }
 done
 echo "$count certificates, $failures failures"
