@@ -114,6 +114,14 @@ bool address_space_limit_supported() {
 #endif
 }
 
+bool fork_from_threads_supported() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#else
+  return true;
+#endif
+}
+
 ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits) {
   int fds[2];
   if (::pipe(fds) != 0) throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));

@@ -37,6 +37,11 @@ struct ChildOutcome {
 // space than any sensible cap: there the cap is not applied.
 bool address_space_limit_supported();
 
+// False in AddressSanitizer builds: this toolchain's sanitizer allocator has no fork
+// handlers, so a child forked while another thread allocates can hang on its first
+// allocation. Callers that fork from worker threads run one worker at a time there.
+bool fork_from_threads_supported();
+
 // Runs `work` in a forked child (stdio is flushed first; the child never returns
 // from this function). Throws the work's exception kinds in the parent.
 // Safe to call from several threads at once: the child closes every descriptor but

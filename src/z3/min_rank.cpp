@@ -3,6 +3,7 @@
 #include "kernelrank/min_rank.hpp"
 
 #include "kernelrank/atomic_write.hpp"
+#include "kernelrank/child_process.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/model_io.hpp"
 #include "kernelrank/parallel.hpp"
@@ -148,7 +149,9 @@ MinRankTable compute_min_rank(const MinRankOptions& options) {
   if (options.r_max < 1 || options.r_max > 64) throw UsageError("--r-max must be in 1..64");
   MinRankTable table;
   table.z3_version = z3_version();
-  const int threads = resolve_threads(options.threads);
+  // Cells fork their search processes from worker threads (see child_process.hpp).
+  const bool one_at_a_time = options.search.isolate && !fork_from_threads_supported();
+  const int threads = one_at_a_time ? 1 : resolve_threads(options.threads);
   const std::size_t classes = options.classes.size();
   const int outer = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(classes, 1)));
   // Speculative cells would leave SMT2 files of cells the sweep drops: none with --save-smt2.
