@@ -11,6 +11,7 @@
 
 #include "kernelrank/builtin_models.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/head_layouts.hpp"
 #include "kernelrank/model_safetensors.hpp"
 #include "kernelrank/text_input.hpp"
 
@@ -693,9 +694,20 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
                                         std::move(tables[1]));
 }
 
+// Heads with rational features become exact models; the others are refused here, since only
+// eval's ball arithmetic decides them (docs/model-format.md §11, §12).
+std::unique_ptr<Model> model_from_safetensors(const SafetensorsFile& file) {
+  if (!needs_real_head_reader(file, {})) return parametric_model_from_safetensors(file);
+  const RealHead head = read_real_head(file, {});
+  if (is_rational(head.map)) return exact_model(head);
+  throw InputError::whole_file(
+      file.name, to_string(head.map) + " head refused: its features are not rational (exp), so only "
+                 "`kernelrank eval` decides it, with ball arithmetic (docs/model-format.md §12)");
+}
+
 std::unique_ptr<Model> parse_any(std::string name, std::string contents) {
   if (looks_like_safetensors(name, contents))  // binary heads: docs/model-format.md §11
-    return parametric_model_from_safetensors(parse_safetensors(name, contents));
+    return model_from_safetensors(parse_safetensors(name, contents));
   const std::size_t first = contents.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && contents[first] == '{') return parse_json(name, contents);
   return parse_text(std::move(name), std::move(contents));
@@ -712,7 +724,7 @@ void append_row(std::string& out, const RationalVector& row) {
 }  // namespace
 
 std::unique_ptr<Model> read_model(const std::string& path) {
-  if (file_looks_like_safetensors(path)) return read_safetensors_head(path);
+  if (file_looks_like_safetensors(path)) return model_from_safetensors(read_safetensors(path));
   return parse_any(path, read_file_checked(path));
 }
 

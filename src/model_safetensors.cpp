@@ -112,7 +112,8 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
   const auto format = meta.find("format");
   if (format == meta.end())
     fail(file, "metadata \"format\" missing: expected __metadata__ {\"format\": \"" +
-                   std::string(kFormat) + "\", \"version\": \"1\", \"activation\": ...}");
+                   std::string(kFormat) + "\", \"version\": \"1\", \"activation\": ...}; a head in another "
+                   "library's layout needs eval --layout (docs/model-format.md §12)");
   if (format->second != kFormat)
     fail(file, "metadata format is \"" + format->second + "\", expected \"" + kFormat + "\"");
   const auto version = meta.find("version");
@@ -127,11 +128,11 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
   HeadMetadata head;
   const auto activation = meta.find("activation");
   if (activation == meta.end())
-    fail(file, "metadata \"activation\" missing: expected relu, square or softmax");
+    fail(file, "metadata \"activation\" missing: expected relu, square, identity, taylor2, elu1, exp or softmax");
   head.activation = activation->second;
   if (head.activation != "relu" && head.activation != "square" && head.activation != "softmax")
     fail(file, "metadata activation is \"" + head.activation +
-                   "\", expected relu, square or softmax");
+                   "\", expected relu, square, identity, taylor2, elu1, exp or softmax");
   const auto positions = meta.find("positions");
   if (positions != meta.end()) {
     const std::string& text = positions->second;

@@ -2,6 +2,7 @@
 // every core (--threads) and, with --shard k/K --partial FILE, split across processes;
 // `kernelrank eval-merge PARTIAL...` combines the partials into the report eval prints.
 #include "commands.hpp"
+#include "eval_ball.hpp"
 #include "family_output.hpp"
 #include "limits.hpp"
 #include "model_options.hpp"
@@ -13,6 +14,7 @@
 #include "kernelrank/errors.hpp"
 #include "kernelrank/eval_partial.hpp"
 #include "kernelrank/evaluate.hpp"
+#include "kernelrank/head_layouts.hpp"
 #include "kernelrank/parallel.hpp"
 
 #include <fstream>
@@ -41,6 +43,11 @@ struct EvalArgs {
   std::string shard;
   std::string partial;
   bool mpi = false;
+  std::string layout;       // safetensors heads: docs/model-format.md §12
+  std::string feature_map;
+  long precision = 64;      // ball arithmetic: first pass, bits
+  long max_precision = 4096;
+  bool precision_given = false;
 };
 
 struct MergeArgs {
@@ -80,6 +87,22 @@ Integer power_of(std::uint64_t base, int exponent) {
   return result;
 }
 
+// A safetensors head read with the layout reader (--layout, --feature-map, or a file whose
+// activation is not relu or square); nullopt for every other model.
+std::optional<RealHead> real_head_of(const EvalArgs& args) {
+  const bool options_given = !args.layout.empty() || !args.feature_map.empty();
+  if (args.model.file.empty() || !file_looks_like_safetensors(args.model.file)) {
+    if (options_given) throw UsageError("--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
+    return std::nullopt;
+  }
+  HeadReadOptions read;
+  if (!args.layout.empty()) read.layout = parse_head_layout(args.layout);
+  if (!args.feature_map.empty()) read.feature_map = parse_feature_map(args.feature_map);
+  const SafetensorsFile file = read_safetensors(args.model.file);
+  if (!needs_real_head_reader(file, read) && !read.feature_map) return std::nullopt;
+  return read_real_head(file, read);
+}
+
 int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   EvalOptions options;
   options.mode = parse_query_mode(args.mode);
@@ -100,6 +123,31 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   const bool sharded = !args.partial.empty() || args.mpi;
   if (sharded && args.cross_check)
     throw UsageError("--cross-check cannot be combined with --shard/--partial; cross-check the merged run instead");
+  std::optional<RealHead> head = real_head_of(args);
+  if (head && !is_rational(head->map)) {
+    if (sharded || args.cross_check || args.profiles || !args.tokens.empty())
+      throw UsageError("a " + to_string(head->map) +
+                       " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
+                       "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
+    BallOptions ball;
+    ball.precision = args.precision;
+    ball.max_precision = args.max_precision;
+    ball.mode = options.mode;
+    ball.max_listed = args.failures;
+    ball.instance_limit = args.max_instances;
+    ball.threads = options.threads;
+    return run_ball_eval(*head, BallTask{args.family, args.m, args.n}, ball, global);
+  }
+  if (args.precision_given)
+    throw UsageError("--precision and --max-precision apply to heads with transcendental features (elu1, exp, softmax)");
+  // Every model below is exact; a head with a rational feature map is one of them.
+  const auto load = [&](int m, int n) -> std::unique_ptr<Model> {
+    if (!head) return load_model(args.model, m, n);
+    if (m > 0 && head->m != m)
+      throw UsageError("model " + args.model.file + " has width m=" + std::to_string(head->m) +
+                       " but the task has m=" + std::to_string(m));
+    return exact_model(*head);
+  };
 
   std::unique_ptr<Model> model;
   EvalSummary summary;
@@ -108,7 +156,7 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   const std::uint64_t per_sequence = options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
   if (!args.family.empty()) {
     const Family family = read_family(args.family);
-    model = load_model(args.model, family.m, family.n);
+    model = load(family.m, family.n);
     summary = evaluate_family_summary(*model, family, options, &id.blocks);
     id.task = "family " + args.family + " (" + std::to_string(family.instances.size()) +
               " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
@@ -120,7 +168,7 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     id.total_instances = std::to_string(family.instances.size());
   } else if (!args.tokens.empty()) {
     const Code code = read_code(args.tokens);
-    model = load_model(args.model, code.m, args.n);
+    model = load(code.m, args.n);
     summary = evaluate_token_set_summary(*model, code.words, args.n, options, &id.blocks);
     id.task = "all length-" + std::to_string(args.n) + " sequences over the " +
               std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " + args.mode + ")";
@@ -131,7 +179,7 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     id.mode = args.mode;
     id.total_instances = (power_of(code.words.size(), args.n) * per_sequence).str();
   } else {
-    model = load_model(args.model, args.m, args.n);
+    model = load(args.m, args.n);
     const int m = model->width();
     id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " + args.mode + ")";
     const OverlapForm* form = model->overlap_form();
@@ -259,6 +307,17 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
   cmd->add_option("--shard", args->shard, "Evaluate only shard k of K (blocks b with b % K = k - 1); needs --partial");
   cmd->add_option("--partial", args->partial, "Write this run's exact partial result here (eval-merge combines them)");
   cmd->add_flag("--mpi", args->mpi, "Under mpirun: one shard per rank, the merged report at rank 0");
+  cmd->add_option("--layout", args->layout,
+                  "Tensor layout of a safetensors head: kernelrank, fast-transformers, performer or torch");
+  cmd->add_option("--feature-map", args->feature_map,
+                  "Feature map of a safetensors head: relu, square, identity, taylor2, elu1, exp or softmax");
+  cmd->add_option("--precision", args->precision, "Ball arithmetic: bits of the first pass (elu1, exp, softmax heads)")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->precision_given = true; });
+  cmd->add_option("--max-precision", args->max_precision,
+                  "Ball arithmetic: undecided instances are re-run at doubled precision up to this many bits")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->precision_given = true; });
   cmd->callback([args, &global, &action] { action = [args, &global] { return run_eval(*args, global); }; });
 
   auto merge = std::make_shared<MergeArgs>();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every example command of README.md (lines starting with ./build/ inside
+# Runs every example command of README.md, docs/model-format.md and docs/python.md (lines
+# starting with ./build/, or with PYTHONPATH=build/python for the Python module, inside
 # ```sh blocks) against the given build directory, from the source directory.
 # Output files the examples write under build/ go to a temporary directory.
 # Each example must exit with the code, and print on stdout the fragment, that
@@ -51,7 +52,7 @@ while IFS= read -r line; do
     '```') in_block=0; continue ;;
   esac
   [ "$in_block" -eq 1 ] || continue
-  case "$line" in ./build/*) ;; *) continue ;; esac
+  case "$line" in ./build/*|'PYTHONPATH=build/python '*) ;; *) continue ;; esac
   if [ -z "${want_exit[$line]+x}" ]; then
     echo "FAIL (no entry in tests/cli/readme_expectations.txt): $line"
     failures=$((failures + 1))
@@ -61,10 +62,15 @@ while IFS= read -r line; do
   if [ "$has_trainer" -eq 0 ]; then
     case "$line" in *"kernelrank train "*|*build/trained/*) skipped=$((skipped + 1)); continue ;; esac
   fi
+  # A build without the Python module (the sanitizer build) skips its examples.
+  if [ ! -d "$build/python" ]; then
+    case "$line" in 'PYTHONPATH=build/python '*) skipped=$((skipped + 1)); continue ;; esac
+  fi
   # Binaries from the build under test; files written to build/ go to the temp dir.
   cmd="${line//.\/build\/kernelrank-check /$build/kernelrank-check }"
   cmd="${cmd//.\/build\/kernelrank /$build/kernelrank }"
   cmd="${cmd// build\// $work/}"
+  cmd="${cmd//PYTHONPATH=build\/python /PYTHONPATH=$build/python }"
   count=$((count + 1))
   bash -c "$cmd" >"$work/out" 2>"$work/err" </dev/null
   code=$?
@@ -81,7 +87,7 @@ while IFS= read -r line; do
     head -5 "$work/out"
     failures=$((failures + 1))
   fi
-done < README.md
+done < <(cat README.md docs/model-format.md; [ -f docs/python.md ] && cat docs/python.md)
 
 for command in "${!want_exit[@]}"; do
   if [ -z "${used[$command]+x}" ]; then
@@ -89,5 +95,5 @@ for command in "${!want_exit[@]}"; do
     failures=$((failures + 1))
   fi
 done
-echo "$count README examples, $failures failures, $skipped skipped (no trainer in this build)"
+echo "$count README and docs examples, $failures failures, $skipped skipped (no trainer or Python module in this build)"
 [ "$count" -gt 0 ] && [ "$failures" -eq 0 ]

@@ -399,7 +399,7 @@ MALFORMED = [
     ("bad_positional_unprefixed", positional_small(prefixed=False),
      "positions=2 with names lacking pos<p>.", ["unknown tensor 'key.bias'", "pos<p>."]),
     ("bad_softmax", softmax_head(), "a softmax head (valid container, with temperature)",
-     ["softmax head refused", "exp features", "not rational", "only in floating point"]),
+     ["softmax head refused", "not rational", "ball arithmetic"]),
     ("bad_softmax_gap", softmax_head(gap),
      "a softmax head whose container is broken: the container error comes first",
      ["gap in the data buffer"]),
