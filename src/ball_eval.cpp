@@ -14,6 +14,7 @@
 #include <flint/fmpq.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -112,6 +113,15 @@ std::vector<Ball> features(const RealHead& head, const RationalVector& x, long p
     }
   }
   return out;
+}
+
+// Arb keeps per-thread caches (constants, exp tables) that a worker thread's exit does not
+// free; each task frees its thread's caches, so no thread leaves any behind.
+void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std::size_t)>& body) {
+  parallel_for(tasks, threads, [&](std::size_t task, int) {
+    body(task);
+    flint_cleanup();
+  });
 }
 
 bool pair_kernel(FeatureMap map) { return map == FeatureMap::Softmax || map == FeatureMap::Taylor2; }
@@ -248,11 +258,11 @@ BallReport run(const RealHead& head, const Task& task, const BallOptions& option
   report.final_precision = options.precision;
   // First pass: token data once per token, blocks on all threads, reduced in block order.
   std::vector<std::unique_ptr<TokenData>> data(task.universe.size());
-  parallel_for(task.universe.size(), options.threads, [&](std::size_t i, int) {
+  parallel_tasks(task.universe.size(), options.threads, [&](std::size_t i) {
     data[i] = std::make_unique<TokenData>(token_data(head, task.universe[i], options.precision));
   });
   std::vector<BlockResult> results(task.blocks);
-  parallel_for(task.blocks, options.threads, [&](std::size_t b, int) {
+  parallel_tasks(task.blocks, options.threads, [&](std::size_t b) {
     const Block block = task.block(b);
     std::vector<const TokenData*> row;
     for (std::size_t s = 0; s < block.sequences.size(); ++s) {
@@ -284,7 +294,7 @@ BallReport run(const RealHead& head, const Task& task, const BallOptions& option
     precision = std::min(2 * precision, options.max_precision);
     report.final_precision = precision;
     std::vector<BallOutcome> again(open.size());
-    parallel_for(open.size(), options.threads, [&](std::size_t i, int) {
+    parallel_tasks(open.size(), options.threads, [&](std::size_t i) {
       again[i] = evaluate_ball_instance(head, open[i], precision);
     });
     open.clear();
