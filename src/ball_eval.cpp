@@ -343,6 +343,12 @@ Rational BallOutcome::error_hi() const {
   return std::max(abs(lo - t), abs(hi - t));
 }
 
+std::string verdict_text(const BallReport& report) {
+  if (report.failing > 0) return "FAILS (decided rigorously)";
+  if (report.undecided > 0) return "undecided at " + std::to_string(report.final_precision) + " bits";
+  return "solves (decided rigorously)";
+}
+
 std::string decimal_text(const Rational& value, int digits) {
   Ball x;
   set_rational(x.v, value, 4 * digits + 64);

@@ -58,6 +58,8 @@ std::optional<SourcedCandidate> order_candidate(const CertificateTask& task) {
 
 SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearchOptions& options) {
   if (task.n < 3) throw UsageError("--n must be at least 3 (rank 1 suffices below 3)");
+  // Checked here, not by the code search: small m has no code, yet gets a bound.
+  if (task.m < 1 || task.m > 4096) throw UsageError("--m must be in 1..4096");
   SourcedBound result;
   try {
     BoundSearchResult code = search_rank_bound(options);

@@ -28,6 +28,18 @@
 #include <vector>
 
 namespace kernelrank {
+
+// Heads with rational features become exact models; the others are refused here, since only
+// eval's ball arithmetic decides them (docs/model-format.md §11, §12).
+std::unique_ptr<Model> model_from_safetensors(const SafetensorsFile& file) {
+  if (!needs_real_head_reader(file, {})) return parametric_model_from_safetensors(file);
+  const RealHead head = read_real_head(file, {});
+  if (is_rational(head.map)) return exact_model(head);
+  throw InputError::whole_file(
+      file.name, to_string(head.map) + " head refused: its features are not rational (exp), so only "
+                 "`kernelrank eval` decides it, with ball arithmetic (docs/model-format.md §12)");
+}
+
 namespace {
 
 constexpr long long kMaxModelWidth = 4096;
@@ -692,17 +704,6 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
   }
   return std::make_unique<TabularModel>(m, std::move(tokens), std::move(tables[0]),
                                         std::move(tables[1]));
-}
-
-// Heads with rational features become exact models; the others are refused here, since only
-// eval's ball arithmetic decides them (docs/model-format.md §11, §12).
-std::unique_ptr<Model> model_from_safetensors(const SafetensorsFile& file) {
-  if (!needs_real_head_reader(file, {})) return parametric_model_from_safetensors(file);
-  const RealHead head = read_real_head(file, {});
-  if (is_rational(head.map)) return exact_model(head);
-  throw InputError::whole_file(
-      file.name, to_string(head.map) + " head refused: its features are not rational (exp), so only "
-                 "`kernelrank eval` decides it, with ball arithmetic (docs/model-format.md §12)");
 }
 
 std::unique_ptr<Model> parse_any(std::string name, std::string contents) {

@@ -337,7 +337,7 @@ def instance_key(query, tokens):
 def module_verdict(path, layout, family):
     """kernelrank's Python module, if importable: (available, verdict dict or error text)."""
     try:
-        import kernelrank  # noqa: F401  (written by another engineer)
+        import kernelrank
     except Exception as e:  # ImportError, or a broken extension
         return False, "import kernelrank failed (%s: %s)" % (type(e).__name__, e)
     try:
@@ -545,7 +545,7 @@ def main():
             i = next(k for k, inst in enumerate(instances) if instance_key(*inst) == (q, t))
             log("  q=%d %s  float64 output %.17g  target %d" % (q, " ".join(t), y64[i].item(), int(t64[i].item())))
 
-        # The Python module, if another engineer's `kernelrank` package is importable.
+        # The Python module, if `import kernelrank` works (docs/python.md).
         available, mod = module_verdict(path, args.layout, family)
         if not available:
             log("Python module: %s; skipped" % mod)

@@ -58,6 +58,9 @@ struct BallReport {
   bool solves() const { return failing == 0 && undecided == 0; }
 };
 
+// "solves (decided rigorously)", "FAILS (decided rigorously)" or "undecided at P bits".
+std::string verdict_text(const BallReport& report);
+
 // A decimal rendering of an exact value (for display only), `digits` significant digits.
 std::string decimal_text(const Rational& value, int digits = 12);
 

@@ -6,6 +6,7 @@
 
 #include "kernelrank/model.hpp"
 #include "kernelrank/model_forms.hpp"
+#include "kernelrank/safetensors.hpp"
 
 #include <memory>
 #include <string>
@@ -16,6 +17,10 @@ namespace kernelrank {
 // (the tabular interchange form), otherwise the text format.
 std::unique_ptr<Model> read_model(const std::string& path);
 std::unique_ptr<Model> parse_model(const std::string& name, const std::string& contents);
+// A parsed safetensors head as an exact model (docs/model-format.md §11, §12); heads with
+// transcendental features (elu1, exp, softmax) are refused with an InputError naming the file,
+// since only eval's ball arithmetic decides them.
+std::unique_ptr<Model> model_from_safetensors(const SafetensorsFile& file);
 
 // Writers for the tabular form (used by the Z3 search to emit models); the
 // output parses back to an equal model. The JSON form has no position-dependent

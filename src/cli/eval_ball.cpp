@@ -30,12 +30,6 @@ std::string ball_outcome_text(const BallOutcome& outcome) {
          outcome.output + "  (" + std::to_string(outcome.precision) + " bits)";
 }
 
-std::string verdict_text(const BallReport& report) {
-  if (report.failing > 0) return "FAILS (decided rigorously)";
-  if (report.undecided > 0) return "undecided at " + std::to_string(report.final_precision) + " bits";
-  return "solves (decided rigorously)";
-}
-
 }  // namespace
 
 int run_ball_eval(const RealHead& head, const BallTask& task, const BallOptions& options,

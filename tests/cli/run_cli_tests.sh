@@ -101,6 +101,11 @@ count=$((count + 1))
 left="$(ls -A "$work/target-parent")"
 [ "$left" = "c.cert" ] || fail "a failed write left files next to its destination: $left"
 run 2 "bound: n below 3" -- "$kr" bound --m 8 --n 2
+# m = 0 once reached the certificate gate (an internal error, exit 4): a usage error now.
+for m in 0 4097; do
+  run 2 "bound: m = $m out of range" -- "$kr" bound --m "$m"
+  contains "bound: m = $m message" "$err" "--m must be in 1..4096"
+done
 run 0 "reproduce writes a certificate" -- "$kr" reproduce --cert "$work/g24.cert"
 contains "all verified" "$out" "all claims verified"
 run 0 "reproduce certificate verifies" -- "$check" "$work/g24.cert"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every example command of README.md, docs/model-format.md and docs/python.md (lines
-# starting with ./build/, or with PYTHONPATH=build/python for the Python module, inside
-# ```sh blocks) against the given build directory, from the source directory.
+# starting with ./build/, or with PYTHONPATH=build/python or python3 -c for the Python
+# module, inside ```sh blocks; the python3 -c lines need the module registered by
+# scripts/build.sh) against the given build directory, from the source directory.
 # Output files the examples write under build/ go to a temporary directory.
 # Each example must exit with the code, and print on stdout the fragment, that
 # tests/cli/readme_expectations.txt gives for its exact text (the file says where each
@@ -52,7 +53,7 @@ while IFS= read -r line; do
     '```') in_block=0; continue ;;
   esac
   [ "$in_block" -eq 1 ] || continue
-  case "$line" in ./build/*|'PYTHONPATH=build/python '*) ;; *) continue ;; esac
+  case "$line" in ./build/*|'PYTHONPATH=build/python '*|'python3 -c '*) ;; *) continue ;; esac
   if [ -z "${want_exit[$line]+x}" ]; then
     echo "FAIL (no entry in tests/cli/readme_expectations.txt): $line"
     failures=$((failures + 1))
@@ -64,7 +65,7 @@ while IFS= read -r line; do
   fi
   # A build without the Python module (the sanitizer build) skips its examples.
   if [ ! -d "$build/python" ]; then
-    case "$line" in 'PYTHONPATH=build/python '*) skipped=$((skipped + 1)); continue ;; esac
+    case "$line" in 'PYTHONPATH=build/python '*|'python3 -c '*) skipped=$((skipped + 1)); continue ;; esac
   fi
   # Binaries from the build under test; files written to build/ go to the temp dir.
   cmd="${line//.\/build\/kernelrank-check /$build/kernelrank-check }"
@@ -79,6 +80,7 @@ while IFS= read -r line; do
     *)
       echo "FAIL (exit $code, expected ${want_exit[$line]}): $line"
       head -5 "$work/err"
+      case "$line" in 'python3 -c '*) echo "  (scripts/install-python-path.sh registers the module; scripts/build.sh runs it)" ;; esac
       failures=$((failures + 1))
       continue ;;
   esac

@@ -33,6 +33,11 @@ if [ -z "$py" ]; then
   exit 77
 fi
 
+# With the Python module built, the example must get its verdict too (and agree with the CLI).
+if [ -n "${KERNELRANK_PYTHON_MODULE_DIR:-}" ]; then
+  export PYTHONPATH="$KERNELRANK_PYTHON_MODULE_DIR${PYTHONPATH:+:$PYTHONPATH}"
+fi
+
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 count=0
@@ -127,7 +132,7 @@ if [ "$ecode" -ne 0 ] && [ "$ecode" -ne 1 ] && [ "$ecode" -ne 5 ]; then
 else
   check
   if ! "$py" - "$summary" "$work/eval.json" "$ecode" <<'EOF'
-import json, sys
+import json, os, sys
 summary = json.load(open(sys.argv[1]))
 report = json.load(open(sys.argv[2]))["report"]
 code = int(sys.argv[3])
@@ -140,6 +145,9 @@ assert str(summary["failing"]) == str(report["failing"]), \
 assert summary["max_error"] == report["max_error"], \
     "example says max error %s, kernelrank eval says %s" % (summary["max_error"], report["max_error"])
 assert summary["instances"] == int(report["instances"]), "instance counts differ"
+if os.environ.get("KERNELRANK_PYTHON_MODULE_DIR"):
+    assert summary.get("module") is not None, "the Python module is built but the example did not use it"
+    assert "error" not in summary["module"], "the Python module raised: %s" % summary["module"]["error"]
 if summary.get("module") is not None:
     assert summary.get("agree") is True, "the example found the CLI and the Python module disagreeing"
 print("verdict ok: %s, %s failing of %s" % (verdict, report["failing"], report["instances"]))

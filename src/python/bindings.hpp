@@ -1,0 +1,112 @@
+// Shared declarations of the Python module `kernelrank` (docs/python.md): the result
+// classes, the conversions between exact C++ values and Python objects, and one
+// registration function per concern (one .cpp file each).
+#pragma once
+
+#include "kernelrank/ball_eval.hpp"
+#include "kernelrank/evaluate.hpp"
+#include "kernelrank/instance.hpp"
+#include "kernelrank/model.hpp"
+#include "kernelrank/rational.hpp"
+#include "kernelrank/real_head.hpp"
+#include "kernelrank/safetensors.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kernelrank::python {
+
+namespace py = pybind11;
+
+// ---- conversions (convert.cpp) ----------------------------------------------------------
+// An exact Python int (built from hexadecimal digits: exact, and free of Python's limit on
+// decimal conversions).
+py::object to_python_int(const Integer& value);
+// fractions.Fraction(numerator, denominator), built from the exact integers.
+py::object to_fraction(const Rational& value);
+py::object to_fraction(const std::optional<Rational>& value);  // None for nullopt
+
+// One instance as Python sees it (class kernelrank.Instance). Evaluated instances carry
+// output, error and fails; instances that were only drawn (generate_family) have
+// output = error = fails = None.
+struct PyInstance {
+  py::list tokens;        // str, "0110" (coordinate 1 first)
+  int query = 1;          // 1-based, as the CLI prints it
+  int target = 0;         // min_j <x_query, x_j>
+  py::object output;      // Fraction or None (zero denominator / not evaluated)
+  py::object error;       // Fraction or None
+  py::object fails;       // bool, or None when not evaluated
+};
+PyInstance to_instance(const InstanceOutcome& outcome);
+PyInstance to_instance(const Instance& instance);  // not evaluated
+py::list to_instances(const std::vector<InstanceOutcome>& outcomes);
+std::string instance_repr(const PyInstance& instance);
+// A path argument: str or os.PathLike.
+std::string path_argument(const py::handle& value, const char* what);
+bool is_path_like(const py::handle& value);
+
+// ---- errors (errors.cpp) -----------------------------------------------------------------
+// kernelrank.Error and its subclasses, and the translator from the library's exceptions.
+void register_errors(py::module_& module);
+// Raises kernelrank.UsageError / InputError with this message (from C++ code of the module).
+[[noreturn]] void raise_usage(const std::string& message);
+
+// ---- models (head_dict.cpp, head_source.cpp) --------------------------------------------
+// A dict of arrays as the F64 safetensors file it describes, parsed by the library's own
+// reader, so that every later message is the file's. Without a "__metadata__" entry, a dict
+// in kernelrank's layout gets the metadata its file would hold (format, version, activation,
+// positions); the other layouts need none.
+struct DictHeadOptions {
+  bool kernelrank_layout = true;
+  std::string activation = "relu";
+  py::object positions;  // None or int
+  std::string name = "<dict>";
+};
+SafetensorsFile safetensors_from_dict(const py::dict& tensors, const DictHeadOptions& options);
+
+// The model a Python call names: a path, a dict of arrays or a built-in (builtin=...).
+struct ModelArgs {
+  py::object model;        // path, dict or None
+  py::object builtin;      // str or None
+  py::object base;         // str/int/Fraction or None (then "3")
+  py::object activation;   // str or None (a dict in kernelrank's layout: "relu", or feature_map)
+  std::string name = "<dict>";
+  py::object positions;    // None or int
+  py::object layout;       // str or None (safetensors heads: docs/model-format.md §12)
+  py::object feature_map;  // str or None
+};
+// Either an exact model, or a head with transcendental features that only ball arithmetic
+// decides (elu1, exp, softmax).
+struct LoadedHead {
+  std::unique_ptr<Model> exact;
+  std::optional<RealHead> ball;
+};
+// Checked against the task's width m (0: any) like the CLI's --model/--builtin options, with
+// the CLI's messages. Must run with the GIL held (a dict is read).
+LoadedHead load_python_head(const ModelArgs& args, int m, int n);
+// The same, for every call except evaluate: heads that need ball arithmetic are refused with
+// the message every CLI command but eval gives.
+std::unique_ptr<Model> load_python_model(const ModelArgs& args, int m, int n);
+
+// ---- ball arithmetic (evaluate_ball.cpp) --------------------------------------------------
+struct BallArgs {
+  py::object family;         // path or None: else the cube T(m, n)
+  int m = 0, n = 3;          // m = 0: the head's width
+  BallOptions options;
+};
+// What `kernelrank eval` reports for a head with transcendental features, as a BallResult.
+py::object evaluate_ball(const RealHead& head, const BallArgs& args);
+void register_ball_types(py::module_& module);
+
+// ---- registration, one per concern -------------------------------------------------------
+void register_types(py::module_& module);     // convert.cpp: Instance
+void register_evaluate(py::module_& module);  // evaluate.cpp
+void register_bound(py::module_& module);     // bound.cpp
+void register_check(py::module_& module);     // check.cpp
+void register_tasks(py::module_& module);     // tasks.cpp: counterexample, generate_family
+
+}  // namespace kernelrank::python

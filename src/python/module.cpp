@@ -1,0 +1,49 @@
+// The Python module `kernelrank` (docs/python.md): exact evaluation, certified bounds,
+// the independent checker, counterexamples and instance generation, as the CLI computes
+// them, with exact values as Python ints and fractions.Fraction.
+#include "bindings.hpp"
+
+#include "kernelrank/progress.hpp"
+
+#ifndef KERNELRANK_VERSION
+#define KERNELRANK_VERSION "0.0.0"
+#endif
+
+PYBIND11_MODULE(kernelrank, module) {
+  using namespace kernelrank::python;
+  module.doc() = R"doc(kernelrank: exact verification for normalized nonnegative-kernel attention heads on the
+Min-IP task (README.md, docs/python.md).
+
+Every verdict is computed in exact rational arithmetic by the same C++ library as the
+`kernelrank` command line; exact values come back as fractions.Fraction, counts as int.
+
+Functions:
+  evaluate(model, *, builtin=None, m=None, n=3, mode="first", family=None, tokens=None, ...)
+      exact evaluation of a model file, a built-in or a dict of arrays (kernelrank eval)
+  bound(m, *, n=3, certificate=None, ...)
+      the certified lower bound on the feature rank (kernelrank bound)
+  check_certificate(path, family=None, *, threads=0)
+      the independent checker (kernelrank-check)
+  counterexample(model, *, ...)
+      a concrete failing instance (kernelrank counterexample)
+  generate_family(m=24, *, n=3, ..., out=None)
+      seeded disjoint train/test sets (kernelrank generate)
+  set_progress(enabled)
+      progress lines on stderr for long runs
+
+Errors are kernelrank.Error subclasses: UsageError and InputError (ValueError),
+ResourceError (MemoryError), OutputError (OSError), InternalError (RuntimeError); their
+messages are the text the CLI prints after its "kernelrank: error: " prefix (an InputError's
+message is the CLI's whole "FILE:LINE: error: MESSAGE" line).
+)doc";
+  module.attr("__version__") = KERNELRANK_VERSION;
+  register_errors(module);
+  register_types(module);
+  register_ball_types(module);
+  register_evaluate(module);
+  register_bound(module);
+  register_check(module);
+  register_tasks(module);
+  module.def("set_progress", &kernelrank::Progress::set_enabled, pybind11::arg("enabled"),
+             "Turn the progress lines that long runs print on stderr on or off (the CLI's --quiet is off).");
+}
