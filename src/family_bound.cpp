@@ -289,7 +289,7 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
                           "S2 = (q, b^(n-1)) and S3_k = (q, a^k, b^(n-1-k)) with gap <q,b> - <q,a> >= 2");
     if (!out.analysis.incomplete.empty())
       out.why_not.push_back(std::to_string(out.analysis.incomplete.size()) +
-                            " incomplete pattern(s): two of the three instances present, the third missing");
+                            " incomplete pattern(s): some of S1, S2 and S3_k present, at least one missing");
     return out;
   }
   const Index index = build_index(family, position_dependent);

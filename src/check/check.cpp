@@ -22,6 +22,7 @@
 #include "partial.hpp"
 #include "reader.hpp"
 #include "uniform_rule.hpp"
+#include "guarded_run.hpp"
 
 namespace krcheck {
 namespace {
@@ -117,36 +118,6 @@ BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostre
   return conclude_dominance(cert, family_dominance_max_row_sum(cert, rho), out);
 }
 
-// The output contract around one check: the banner, exactly one status line at the end and
-// every failure turned into one "FILE:LINE: error:" line. `body` returns the status of a
-// check that ran to its end (verified, or partial for a shard).
-template <typename Body>
-CheckResult guarded_run(const std::string& name, std::ostream& out, std::ostream& err,
-                        const Body& body) {
-  CheckResult result;  // status malformed until the body has returned
-  out << "c kernelrank-check, certificate formats 1 and 2\n";
-  try {
-    result.status = body(result);
-  } catch (const CheckError& error) {
-    err << error.file << ":" << error.line << ": error: " << printable(error.what()) << "\n";
-    result.status = error.status;
-  } catch (const std::bad_alloc&) {
-    err << name << ":0: error: out of memory\n";
-    result.status = Status::malformed;
-  } catch (const std::exception& error) {
-    err << name << ":0: error: internal error: " << error.what() << "\n";
-    result.status = Status::malformed;
-  } catch (...) {
-    err << name << ":0: error: internal error\n";
-    result.status = Status::malformed;
-  }
-  if (result.status != Status::partial && result.status != Status::not_verified)
-    result.partial.clear();  // malformed: nothing was counted that a merge could use
-  out << (result.status == Status::verified  ? "s VERIFIED\n"
-          : result.status == Status::partial ? "s PARTIAL\n"
-                                             : "s NOT VERIFIED\n");
-  return result;
-}
 
 }  // namespace
 
@@ -160,6 +131,8 @@ int exit_code(Status status) {
       return 2;
     case Status::partial:
       return 0;
+    case Status::internal:
+      return 4;
   }
   return 2;
 }

@@ -13,7 +13,8 @@ namespace krcheck {
 
 // partial: a shard run (rule trace-uniform) that counted its share of the pairs and found
 // nothing wrong in it; only a merge of all shards concludes.
-enum class Status { verified = 0, not_verified = 1, malformed = 2, partial = 3 };
+// internal: the checker itself failed (a bug), exit 4 as kernelrank's internal errors.
+enum class Status { verified = 0, not_verified = 1, malformed = 2, partial = 3, internal = 4 };
 
 class CheckError : public std::runtime_error {
  public:

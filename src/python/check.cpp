@@ -86,7 +86,7 @@ void register_check(py::module_& module) {
       .def_readonly("output", &PyCheckResult::output, "Everything kernelrank-check prints on stdout")
       .def_readonly("bound", &PyCheckResult::bound, "The bound r >= bound the rule gives (int), or None")
       .def_readonly("claim", &PyCheckResult::claim, "The certificate's claimed bound (int), or None")
-      .def_readonly("exit_code", &PyCheckResult::exit_code, "kernelrank-check's exit code: 0, 1 or 2")
+      .def_readonly("exit_code", &PyCheckResult::exit_code, "kernelrank-check's exit code: 0, 1, 2 or 4 (internal error)")
       .def_readonly("path", &PyCheckResult::path, "The certificate file")
       .def("__bool__", [](const PyCheckResult& r) { return r.verified; }, "Same as verified")
       .def("__repr__", &check_repr);

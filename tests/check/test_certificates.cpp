@@ -9,6 +9,7 @@
 #include <string>
 
 #include "family.hpp"
+#include "guarded_run.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
 
@@ -216,6 +217,33 @@ TEST_CASE("certificates: arguments must match the task") {
   CHECK(krcheck::exit_code(Status::verified) == 0);
   CHECK(krcheck::exit_code(Status::not_verified) == 1);
   CHECK(krcheck::exit_code(Status::malformed) == 2);
+  CHECK(krcheck::exit_code(Status::internal) == 4);
+}
+
+TEST_CASE("certificates: an exception that is no verdict is an internal error, exit 4") {
+  // A CheckError is a verdict on the input; any other exception is the checker's own bug
+  // and must not be reported as a malformed certificate (exit 2).
+  for (const bool typed : {true, false}) {
+    std::ostringstream out;
+    std::ostringstream err;
+    const auto result = krcheck::guarded_run("x.cert", out, err, [&](krcheck::CheckResult&) -> Status {
+      if (typed) throw std::logic_error("index out of range");
+      throw 42;
+    });
+    CHECK(result.status == Status::internal);
+    CHECK(krcheck::exit_code(result.status) == 4);
+    CHECK(has(err.str(), typed ? "x.cert:0: error: internal error: index out of range\n"
+                               : "x.cert:0: error: internal error\n"));
+    CHECK(has(out.str(), "s NOT VERIFIED\n"));
+  }
+  // A verdict keeps its own code.
+  std::ostringstream out;
+  std::ostringstream err;
+  const auto wrong = krcheck::guarded_run("x.cert", out, err, [&](krcheck::CheckResult&) -> Status {
+    throw krcheck::CheckError(Status::not_verified, "x.cert", 3, "sum mismatch");
+  });
+  CHECK(wrong.status == Status::not_verified);
+  CHECK(err.str() == "x.cert:3: error: sum mismatch\n");
 }
 
 TEST_CASE("certificates: the file-path entry point reads real files") {

@@ -101,6 +101,48 @@ count=$((count + 1))
 left="$(ls -A "$work/target-parent")"
 [ "$left" = "c.cert" ] || fail "a failed write left files next to its destination: $left"
 run 2 "bound: n below 3" -- "$kr" bound --m 8 --n 2
+# certify's wording of incomplete patterns: here only S3 is present, S1 and S2 both missing.
+printf 'kernelrank-family 1 m=3 n=3\n1 110 000 110\n' >"$work/s3only.family"
+run 1 "certify: only S3 present" -- "$kr" certify --family "$work/s3only.family"
+contains "certify: incomplete wording" "$out" "some of S1, S2 and S3_k present, at least one missing"
+contains "certify: both missing listed" "$out" "missing S1 = (110, 000^2) S2 = (110, 110^2)"
+# bound --table rejects the single-m options it would ignore.
+for opt in "--m 12" "--r 3" "--cert $work/t.cert"; do
+  # shellcheck disable=SC2086
+  run 2 "bound --table $opt" -- "$kr" bound --table --m-min 8 --m-max 9 $opt
+  contains "bound --table $opt message" "$err" "${opt%% *} does not apply to --table"
+done
+# The random greedy distances m/4, m/3, 3m/8 rounded to even: at m = 20 that is 4, 6, 6, and
+# the construction with d = 6 is tried once.
+run 0 "bound --m 20" -- "$kr" --json bound --m 20
+count=$((count + 1))
+printf '%s' "$out" | python3 -c '
+import json, sys
+tried = [t["construction"] for t in json.load(sys.stdin)["tried"]]
+greedy = [t for t in tried if t.startswith("random greedy")]
+assert len(tried) == len(set(tried)), "a construction is listed twice: %s" % tried
+assert [g.split()[4] for g in greedy] == ["d=4", "d=6"], greedy
+' || fail "bound --m 20 lists a construction twice, or not d = 4 and d = 6"
+# generate's range and message agree: 65536 is accepted, 65537 refused with that range.
+run 0 "generate --m 65536" -- "$kr" generate --m 65536 --train 1 --test 1 --format family --out-prefix "$work/wide"
+run 2 "generate --m 65537" -- "$kr" generate --m 65537 --train 1 --test 1 --out-prefix "$work/wider"
+contains "generate range message" "$err" "--m must be in 1..65536"
+# --quiet silences every progress line, also those shown on a terminal (script(1) gives the
+# commands one); without it they appear, so the check can fail.
+if command -v script >/dev/null 2>&1; then
+  for quiet in "" "--quiet"; do
+    script -qec "$kr $quiet bound --m 12" /dev/null >"$work/tty-bound" 2>&1
+    script -qec "$kr $quiet eval --builtin softmax --m 7 --n 3" /dev/null >"$work/tty-eval" 2>&1
+    count=$((count + 1))
+    n_trying="$(grep -c 'trying ' "$work/tty-bound")"
+    n_progress="$(grep -c 'evaluating: ' "$work/tty-eval")"
+    if [ -z "$quiet" ]; then
+      { [ "$n_trying" -gt 0 ] && [ "$n_progress" -gt 0 ]; } || fail "no progress lines on a terminal without --quiet"
+    else
+      { [ "$n_trying" -eq 0 ] && [ "$n_progress" -eq 0 ]; } || fail "--quiet left progress lines on a terminal"
+    fi
+  done
+fi
 # m = 0 once reached the certificate gate (an internal error, exit 4): a usage error now.
 for m in 0 4097; do
   run 2 "bound: m = $m out of range" -- "$kr" bound --m "$m"
@@ -156,6 +198,31 @@ run 1 "digest mismatch rejected" -- "$check" "$work/w24.cert" "$work/damaged.fam
 contains "digest message" "$err" "SHA-256 of the family file"
 run 1 "family without patterns" -- "$kr" certify --family "$data/families/small.family"
 contains "why no bound" "$out" "no domination step"
+# --incomplete limits the lost steps of --baseline too: rows 4..9 gone, only 2 listed.
+sed '4,9d' "$src/instances/witness-m24.family" > "$work/damaged6.family"
+run 0 "baseline: lost steps limited" -- "$kr" certify --family "$work/damaged6.family" \
+  --baseline "$src/instances/witness-m24.cert" --incomplete 2
+lost="$(printf '%s\n' "$out" | sed -n 's/.*no longer supported: \([0-9]*\)$/\1/p')"
+listed="$(printf '%s\n' "$out" | sed -n '/no longer supported/,$p' | grep -c '^  query .*: missing')"
+count=$((count + 1))
+{ [ -n "$lost" ] && [ "$lost" -gt 2 ] && [ "$listed" -eq 2 ]; } ||
+  fail "baseline: $listed lost steps listed of ${lost:-?}, expected 2 of more than 2"
+contains "baseline: the rest counted" "$out" "... $((lost - 2)) more (--incomplete N)"
+# domination --family at the last query position: a witness family written with --mode last
+# mirrors the --mode first one, so the same inequalities are tested (none skipped), and the
+# family's n (4, not the --n default 3) is printed.
+run 0 "witness, mode first" -- "$kr" witness --m 8 --n 4 --mode first --out "$work/wf.family" --cert "$work/wf.cert"
+run 0 "witness, mode last" -- "$kr" witness --m 8 --n 4 --mode last --out "$work/wl.family" --cert "$work/wl.cert"
+run 0 "domination on the first-query family" -- "$kr" domination --builtin softmax --base 3 --family "$work/wf.family"
+tested_first="$(printf '%s\n' "$out" | sed -n 's/^inequalities tested: \([0-9]*\),.*/\1/p')"
+run 0 "domination on the last-query family" -- "$kr" domination --builtin softmax --base 3 --family "$work/wl.family"
+tested_last="$(printf '%s\n' "$out" | sed -n 's/^inequalities tested: \([0-9]*\),.*/\1/p')"
+contains "domination: the family's n" "$out" "$work/wl.family, n = 4"
+count=$((count + 1))
+{ [ -n "$tested_last" ] && [ "$tested_last" -gt 0 ] && [ "$tested_last" = "$tested_first" ]; } ||
+  fail "domination tested ${tested_last:-?} inequalities at the last position, ${tested_first:-?} at the first"
+run 1 "domination: rank1-mean violates on the last-query family" -- "$kr" domination --builtin rank1-mean --family "$work/wl.family"
+contains "domination: every step violated" "$out" "inequalities tested: $tested_last, violated: $tested_last"
 run 0 "counterexample for rank1-mean at m=24" -- "$kr" counterexample --builtin rank1-mean --m 24 --out "$work/cx.family"
 contains "proof-guided" "$out" "proof-guided path"
 run 1 "the counterexample fails under eval" -- "$kr" eval --builtin rank1-mean --family "$work/cx.family"
