@@ -1,5 +1,6 @@
 // Construction search and row-subset heuristic for certified rank bounds.
 #include "kernelrank/bound_search.hpp"
+#include "kernelrank/binomial.hpp"
 
 #include "kernelrank/amplification.hpp"
 #include "kernelrank/code.hpp"
@@ -266,12 +267,6 @@ RankBoundResult best_bound(const std::vector<BoundRow>& rows, int n) {
   if (total > static_cast<long>(rows.size())) return trace;
   RankBoundResult dominance = certify_rank_bound(rows, n, BoundRule::Dominance);
   return dominance.applicable && dominance.bound > trace.bound ? dominance : trace;
-}
-
-std::uint64_t binomial_saturating(int n, int k) {
-  long double c = 1;
-  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
-  return c > 1e18L ? ~0ULL : static_cast<std::uint64_t>(c + 0.5L);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // deterministic. Widths up to 64 run on single uint64_t masks (distance =
 // popcount of xor); wider words use the same loops over packed 64-bit words.
 // Mask bit p is coordinate p, exactly as in Token::words().
+#include "kernelrank/binomial.hpp"
 #include "kernelrank/code.hpp"
 
 #include "kernelrank/errors.hpp"
@@ -41,24 +42,6 @@ void check_distance(const std::string& who, int m, int d) {
   if (d < 1 || d > m)
     throw UsageError(who + ": the minimum distance d must be in 1..m=" + std::to_string(m) +
                      ", got d=" + std::to_string(d));
-}
-
-// C(m, w), saturating at 2^64 - 1. C(m-w+i, i) grows with i, so once a step
-// saturates the true value is at least kSaturated too.
-std::uint64_t binomial_saturating(int m, int w) {
-  const int k = std::min(w, m - w);
-  std::uint64_t value = 1;
-  for (int i = 1; i <= k; ++i) {
-    // value * (m-k+i) / i is exact; divide i's common factor out first so the
-    // only remaining division is exact and the product is all that can overflow.
-    const auto factor = static_cast<std::uint64_t>(m - k + i);
-    const std::uint64_t g = std::gcd(value, static_cast<std::uint64_t>(i));
-    const std::uint64_t reduced_value = value / g;
-    const std::uint64_t reduced_factor = factor / (static_cast<std::uint64_t>(i) / g);
-    if (reduced_factor != 0 && reduced_value > kSaturated / reduced_factor) return kSaturated;
-    value = reduced_value * reduced_factor;
-  }
-  return value;
 }
 
 std::string count_text(std::uint64_t count) {

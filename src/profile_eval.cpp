@@ -11,6 +11,7 @@
 // weights are independent, and their results combine exactly (sums of counts, the
 // maximum with the smallest weight on ties, failures in scan order).
 #include "eval_report.hpp"
+#include "kernelrank/binomial.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/eval_partial.hpp"
 #include "kernelrank/evaluate.hpp"
@@ -41,12 +42,6 @@ struct Mpz {
 Integer from_mpz(const mpz_t value) {
   Integer result;
   mpz_set(result.backend().data(), value);
-  return result;
-}
-
-Integer binomial(int n, int k) {
-  Integer result;
-  mpz_bin_uiui(result.backend().data(), static_cast<unsigned long>(n), static_cast<unsigned long>(k));
   return result;
 }
 

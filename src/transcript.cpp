@@ -7,6 +7,7 @@
 // queries are read off the instances; a grid gives D exactly, any other family a clique of
 // pairwise-conflicting contexts. Every "independent answers" figure is checked on the
 // queries and contexts it names before it is reported.
+#include "kernelrank/binomial.hpp"
 #include "kernelrank/transcript.hpp"
 
 #include "kernelrank/errors.hpp"
@@ -38,13 +39,6 @@ void require_cube_parameters(int m, int n) {
   if (n > kMaxCubeLength)
     throw UsageError("--n must be at most " + std::to_string(kMaxCubeLength) + ", found " +
                      std::to_string(n));
-}
-
-Integer binomial(const Integer& top, std::uint64_t k) {
-  if (top < k) return 0;
-  Integer result = 1;
-  for (std::uint64_t i = 1; i <= k; ++i) result = result * (top - k + i) / i;  // exact at each step
-  return result;
 }
 
 Integer power(std::uint64_t base, std::uint64_t exponent) {

@@ -3,6 +3,7 @@
 // The per-cell list doubles as the search benchmark: each (m, class, r) cell
 // reports the wall-clock time it took to settle.
 #include "commands.hpp"
+#include "search_options.hpp"
 
 #include "kernelrank/child_process.hpp"
 #include "kernelrank/errors.hpp"
@@ -16,10 +17,6 @@
 #include <memory>
 
 namespace kernelrank::cli {
-
-// Defined in cmd_search.cpp.
-SearchOptions search_options_from(int r, SearchClass search_class, unsigned long long rlimit, double timeout,
-                                  std::size_t memory_mb, std::uint64_t seed, int restarts, int iterations);
 
 namespace {
 

@@ -1,8 +1,8 @@
 // `kernelrank search`: find or refute a rank-r NK / PF model of the cube task
-// T(m,n) or of a family (docs/search.md), and `kernelrank readout`: keep the
-// kernel of a tabular model and search a readout by exact linear arithmetic.
+// T(m,n) or of a family (docs/search.md).
 #include "commands.hpp"
 #include "report_output.hpp"
+#include "search_options.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/certificate_gate.hpp"
@@ -10,7 +10,6 @@
 #include "kernelrank/model_io.hpp"
 #include "kernelrank/text_input.hpp"
 #include "kernelrank/rank_search.hpp"
-#include "kernelrank/readout_feasibility.hpp"
 
 #include <unistd.h>
 
@@ -54,24 +53,6 @@ std::function<void(const std::string&)> make_logger(bool verbose, const GlobalOp
 }
 
 }  // namespace
-
-// Shared with cmd_min_rank.cpp.
-SearchOptions search_options_from(int r, SearchClass search_class, unsigned long long rlimit, double timeout,
-                                  std::size_t memory_mb, std::uint64_t seed, int restarts, int iterations) {
-  if (timeout < 0) throw UsageError("--timeout must be >= 0 seconds (0: no limit)");
-  if (memory_mb != 0 && memory_mb < 256) throw UsageError("--memory must be at least 256 MiB (or 0: no limit)");
-  if (restarts < 0 || iterations < 0) throw UsageError("--restarts and --iterations must be >= 0");
-  SearchOptions options;
-  options.r = r;
-  options.search_class = search_class;
-  options.rlimit = rlimit;
-  options.timeout_seconds = timeout;
-  options.memory_mb = memory_mb;
-  options.heuristic_options.seed = seed;
-  options.heuristic_options.restarts = restarts;
-  options.heuristic_options.iterations = iterations;
-  return options;
-}
 
 namespace {
 
@@ -238,67 +219,6 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   return kExitInternal;
 }
 
-struct ReadoutArgs {
-  std::string model;
-  std::string family;
-  int n = -1;
-  std::string out;
-  std::string format = "text";
-  double timeout = 60;
-};
-
-int run_readout(const ReadoutArgs& args, const GlobalOptions& global) {
-  if (args.format != "text" && args.format != "json") throw UsageError("--format must be text or json, not " + args.format);
-  if (args.timeout <= 0) throw UsageError("--timeout must be > 0 seconds");
-  const std::unique_ptr<Model> model = read_model(args.model);
-  const auto* tabular = dynamic_cast<const TabularModel*>(model.get());
-  if (!tabular) throw UsageError(args.model + ": the readout search needs a tabular model (kind=tabular or the JSON form)");
-  if (tabular->position_dependent()) throw UsageError(args.model + ": position-dependent tables are not supported here");
-  Family family;
-  std::string what;
-  if (!args.family.empty()) {
-    if (args.n >= 0) throw UsageError("give either --family or --n, not both");
-    family = read_family(args.family);
-    what = "family " + args.family;
-  } else {
-    if (args.n < 1 || args.n > 4) throw UsageError("--family FILE or --n (1..4: all sequences over the model's tokens) is required");
-    const std::vector<Token>& tokens = tabular->tokens();
-    count_instances(tokens.size(), args.n, QueryMode::First, 1ULL << 22);
-    family.m = tabular->width();
-    family.n = args.n;
-    for_each_sequence(tokens.size(), args.n, QueryMode::First, [&](const std::vector<std::uint32_t>& idx, int query) {
-      Instance inst;
-      inst.query = query;
-      for (std::uint32_t i : idx) inst.tokens.push_back(tokens[i]);
-      family.instances.push_back(std::move(inst));
-      return true;
-    });
-    what = "all " + std::to_string(family.instances.size()) + " length-" + std::to_string(args.n) +
-           " sequences over the model's tokens (query first)";
-  }
-  if (family.m != tabular->width()) throw UsageError("the family has m = " + std::to_string(family.m) +
-                                                     " but the model has m = " + std::to_string(tabular->width()));
-  const ReadoutFeasibility result = find_readout(tabular->width(), tabular->tokens(), tabular->kernel_table(), family,
-                                                 static_cast<unsigned>(args.timeout * 1000));
-  nlohmann::json json = {{"model", args.model}, {"task", what}, {"status", to_string(result.status)},
-                         {"detail", result.detail}, {"z3_version", z3_version()}};
-  std::string human = "readout search for the kernel of " + args.model + " on " + what + ":\n  " +
-                      to_string(result.status) + ": " + result.detail + "\n";
-  if (result.model && !args.out.empty()) {
-    write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(*result.model)
-                                                          : tabular_model_to_text(*result.model));
-    json["file"] = args.out;
-    human += "  model (kernel kept, readout found) written to " + args.out + "\n";
-  }
-  emit(global, json, human);
-  switch (result.status) {
-    case FeasibilityStatus::Feasible: return kExitOk;
-    case FeasibilityStatus::Infeasible: return kExitNegative;
-    case FeasibilityStatus::Unknown: return kExitUnknown;
-  }
-  return kExitInternal;
-}
-
 }  // namespace
 
 void add_search_command(CLI::App& app, const GlobalOptions& global, Action& action) {
@@ -338,17 +258,6 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_flag("--no-certificate", args->no_certificate, "Do not try the rank-bound certificate");
   cmd->add_flag("--verbose", args->verbose, "Progress lines on stderr even when it is not a terminal");
   cmd->callback([args, &global, &action] { action = [args, &global] { return run_search(*args, global); }; });
-
-  auto readout = std::make_shared<ReadoutArgs>();
-  CLI::App* rcmd = app.add_subcommand(
-      "readout", "Keep the kernel of a tabular model and search a readout that solves a family (exact, linear)");
-  rcmd->add_option("--model", readout->model, "Tabular model file (text or JSON)")->required();
-  rcmd->add_option("--family", readout->family, "Family file");
-  rcmd->add_option("--n", readout->n, "Instead of a family: all length-n sequences over the model's tokens");
-  rcmd->add_option("--out", readout->out, "Write the model with the readout found");
-  rcmd->add_option("--format", readout->format, "Model file format: text or json")->capture_default_str();
-  rcmd->add_option("--timeout", readout->timeout, "Z3 timeout in seconds")->capture_default_str();
-  rcmd->callback([readout, &global, &action] { action = [readout, &global] { return run_readout(*readout, global); }; });
 }
 
 }  // namespace kernelrank::cli

@@ -36,6 +36,7 @@ void add_counterexample_command(CLI::App& app, const GlobalOptions& global, Acti
 void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_search_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_readout_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_transcript_command(CLI::App& app, const GlobalOptions& global, Action& action);

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     add_bench_command(app, global, action);
     add_bench_scale_commands(app, global, action);  // needs the bench command
     add_search_command(app, global, action);
+    add_readout_command(app, global, action);
     add_min_rank_command(app, global, action);
     add_plot_command(app, global, action);
     add_transcript_command(app, global, action);
