@@ -316,7 +316,7 @@ PairCounts count_pairs(const GeneratedRows& rows, const std::vector<std::uint64_
     const std::uint64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
     if (worker == 0) progress.update(finished);
   });
-  progress.finish();
+  progress.complete();
   PairCounts counts;
   counts.by_intersection.assign(static_cast<std::size_t>(rows.weight) + 1, 0);
   for (const auto& histogram : histograms)

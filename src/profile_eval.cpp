@@ -222,7 +222,7 @@ std::vector<WeightScan> scan_weights(const OverlapForm& form, int max_weight, in
     const std::uint64_t now = done.fetch_add(1) + 1;
     if (worker == 0) progress.update(now);
   });
-  progress.finish();
+  progress.complete();
   return scans;
 }
 

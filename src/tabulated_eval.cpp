@@ -605,7 +605,7 @@ std::vector<Worker> run_blocks(std::uint64_t blocks, const Shard& shard, int thr
       if (w == 0) progress.update(now);
     }
   });
-  progress.finish();
+  progress.complete();
   return workers;
 }
 

@@ -23,6 +23,12 @@ class Progress {
     draw(done);
   }
   void finish();
+  // For parallel loops where one worker draws and may run out of work first: draws the
+  // full count, then clears the line.
+  void complete() {
+    if (enabled_) draw(total_);
+    finish();
+  }
 
   // Lets tests and --quiet turn progress off globally.
   static void set_enabled(bool enabled);
