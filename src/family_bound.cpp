@@ -214,31 +214,6 @@ std::vector<IncompletePattern> unsupported_steps(const Family& family, const std
   return lost;
 }
 
-std::vector<FamilyStep> read_certificate_steps(const std::string& path, int m, int n) {
-  TextReader reader(path);
-  std::vector<FamilyStep> steps;
-  while (const auto line = reader.next()) {
-    if (line->fields.front() != "step") continue;
-    if (line->fields.size() != 7) reader.fail(line->number, "expected 'step ID pos=P q=Q a=A b=B k=K'");
-    FamilyStep step;
-    auto field = [&](std::size_t i, const char* key) {
-      const auto value = key_value(line->fields[i], key);
-      if (!value) reader.fail(line->number, std::string("expected ") + key + "=... in field " + std::to_string(i + 1));
-      return std::string(*value);
-    };
-    TextLine single{line->number, {field(2, "pos"), field(6, "k")}};
-    step.position = static_cast<int>(reader.integer_field(single, 0, 1, n, "the query position")) - 1;
-    step.k = static_cast<int>(reader.integer_field(single, 1, 1, std::max(1, n - 2), "k"));
-    TextLine tokens{line->number, {field(3, "q"), field(4, "a"), field(5, "b")}};
-    step.q = reader.token_field(tokens, 0, m, "the query token");
-    step.a = reader.token_field(tokens, 1, m, "token a");
-    step.b = reader.token_field(tokens, 2, m, "token b");
-    step.gap = inner(step.q, step.b) - inner(step.q, step.a);
-    steps.push_back(std::move(step));
-  }
-  return steps;
-}
-
 RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>& rho, BoundRule rule, int n,
                                         int precision) {
   const std::size_t N = rho.size();

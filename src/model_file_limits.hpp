@@ -4,13 +4,14 @@
 #pragma once
 
 #include "kernelrank/model.hpp"
+#include "kernelrank/model_io.hpp"
 
 #include <memory>
 #include <string>
 
 namespace kernelrank::model_files {
 
-constexpr long long kMaxModelWidth = 4096;
+constexpr long long kMaxModelWidth = kernelrank::kMaxModelWidth;
 constexpr long long kMaxTabularTokens = 4096;
 constexpr long long kMaxPositions = 4096;
 constexpr long long kMaxFeatureDimension = 100000;  // r and d

@@ -13,6 +13,15 @@ InputError::InputError(std::string file, std::size_t line, const std::string& me
       line_(line),
       message_(message) {}
 
+InputError::InputError(std::string file, std::size_t line, std::size_t column,
+                       const std::string& message)
+    : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                         ": error: " + message),
+      file_(std::move(file)),
+      line_(line),
+      column_(column),
+      message_(message) {}
+
 InputError::InputError(WholeFileTag, std::string file, const std::string& message)
     : std::runtime_error(file + ": error: " + message),
       file_(std::move(file)),

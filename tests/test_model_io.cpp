@@ -4,6 +4,7 @@
 #include "kernelrank/errors.hpp"
 #include "kernelrank/model_io.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
@@ -30,8 +31,10 @@ const TabularModel& as_tabular(const Model& model) {
   return *table;
 }
 
-// Parses `contents` and expects an InputError at `line` whose message contains `phrase`.
-void expect_error(const std::string& contents, std::size_t line, const std::string& phrase) {
+// Parses `contents` and expects an InputError at `line` (and `column`, when given) whose
+// message contains `phrase`.
+void expect_error(const std::string& contents, std::size_t line, const std::string& phrase,
+                  std::size_t column = 0) {
   CAPTURE(contents);
   try {
     parse_model("bad.model", contents);
@@ -41,6 +44,7 @@ void expect_error(const std::string& contents, std::size_t line, const std::stri
     CAPTURE(what);
     CHECK(e.file() == "bad.model");
     CHECK(e.line() == line);
+    CHECK(e.column() == column);
     CHECK(contains(e.message(), phrase));
   }
 }
@@ -286,51 +290,77 @@ TEST_CASE("model-io: JSON tabular form") {
   CHECK(a.readout_table() == b.readout_table());
 }
 
-TEST_CASE("model-io: malformed JSON names the path of the bad element") {
+TEST_CASE("model-io: malformed JSON names the path, line and column of the bad element") {
+  // `at` is a piece of the text where the error must point: its first occurrence (after
+  // `after`, when given) gives the expected line and column, counted here independently.
   struct Case {
     std::string contents;
-    std::size_t line;
+    std::string at;
     const char* phrase;
+    std::string after;
+  };
+  const auto line_column = [](const std::string& text, std::size_t offset) {
+    const std::size_t line = 1 + static_cast<std::size_t>(
+                                     std::count(text.begin(), text.begin() + offset, '\n'));
+    const std::size_t newline = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    const std::size_t column =
+        newline == std::string::npos || newline >= offset ? offset + 1 : offset - newline;
+    return std::pair<std::size_t, std::size_t>(line, column);
   };
   const std::string head = R"({"format":"kernelrank-model","version":1,"m":1,"tokens":["0","1"],)";
   const std::string good_readout = R"("readout":[["0","0"],["0","0"]]})";
   const std::vector<Case> cases = {
-      {head + R"("kernel":[["1",0.5],["1","1"]],)" + good_readout, 0,
-       "kernel[0][1]: JSON number 0.5 is not exact"},
-      {head + R"("kernel":[["1","1"],["1","0.1.2"]],)" + good_readout, 0,
-       "kernel[1][1]: expected an exact number as a string"},
-      {head + R"("kernel":[["1","1"],["1",true]],)" + good_readout, 0,
-       "kernel[1][1]: expected an exact number as a string, found boolean"},
-      {head + R"("kernel":[["1","1"]],)" + good_readout, 0,
-       "kernel: expected an array of 2 rows (one per token), found 1 rows"},
-      {head + R"("kernel":[["1","1"],["1"]],)" + good_readout, 0,
-       "kernel[1]: expected an array of 2 numbers, found 1"},
-      {head + R"("kernel":[["1","1"],["1","1"]]})", 0, "missing key \"readout\""},
-      {head + R"("kernel":[["1","1"],["1","1"]],"bias":1,)" + good_readout, 0,
-       "unknown key \"bias\""},
-      {head + R"("kernel":[["1","1"],["1","1"]],"kernel":[],)" + good_readout, 0,
-       "duplicate key \"kernel\""},
-      {R"({"format":"kernelrank-model","version":2,"m":1})", 0, "version: unsupported version 2"},
-      {R"({"format":"kernelrank-model","version":1,"m":0,"tokens":[],"kernel":[],"readout":[]})", 0,
-       "m: expected an integer in 1..4096"},
+      {head + R"("kernel":[["1",0.5],["1","1"]],)" + good_readout, "0.5",
+       "kernel[0][1]: JSON number 0.5 is not exact", ""},
+      {head + R"("kernel":[["1","1"],["1","0.1.2"]],)" + good_readout, "\"0.1.2\"",
+       "kernel[1][1]: expected an exact number as a string", ""},
+      {head + R"("kernel":[["1","1"],["1",true]],)" + good_readout, "true",
+       "kernel[1][1]: expected an exact number as a string, found boolean", ""},
+      {head + R"("kernel":[["1","1"]],)" + good_readout, "[[\"1\",\"1\"]]",
+       "kernel: expected an array of 2 rows (one per token), found 1 rows", ""},
+      {head + R"("kernel":[["1","1"],["1"]],)" + good_readout, "[\"1\"]]",
+       "kernel[1]: expected an array of 2 numbers, found 1", ""},
+      {head + R"("kernel":[["1","1"],["1","1"]]})", "{", "missing key \"readout\"", ""},
+      {head + R"("kernel":[["1","1"],["1","1"]],"bias":1,)" + good_readout, "1,",
+       "unknown key \"bias\"", "\"bias\""},
+      {head + R"("kernel":[["1","1"],["1","1"]],"kernel":[],)" + good_readout, "\"kernel\"",
+       "duplicate key \"kernel\"", "]],"},
+      {R"({"format":"kernelrank-model","version":2,"m":1})", "2", "version: unsupported version 2",
+       ""},
+      {R"({"format":"kernelrank-model","version":1,"m":0,"tokens":[],"kernel":[],"readout":[]})",
+       "0", "m: expected an integer in 1..4096", ""},
       {R"({"format":"kernelrank-model","version":1,"m":2,"tokens":["01","01"],"kernel":[],)"
        R"("readout":[]})",
-       0, "tokens[1]: duplicate token 01 (also tokens[0])"},
+       "\"01\"", "tokens[1]: duplicate token 01 (also tokens[0])", "\"01\","},
       {R"({"format":"kernelrank-model","version":1,"m":2,"tokens":["011"],"kernel":[],)"
        R"("readout":[]})",
-       0, "tokens[0]: expected a 0/1 string of width 2"},
-      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,,\n}", 3, "invalid JSON"},
-      {"[1, 2]", 1, "expected the header"},  // no '{' first: read as the text format
+       "\"011\"", "tokens[0]: expected a 0/1 string of width 2", ""},
+      // Several lines: the line and the column within it.
+      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,,\n}", ",\n}", "invalid JSON",
+       ""},
+      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,\n  \"m\": 1,\n"
+       "  \"tokens\": [\"0\", \"1\"],\n  \"kernel\": [\n    [\"1\", \"1\"],\n    [\"1\", 0.25]\n"
+       "  ],\n  \"readout\": [[\"0\", \"0\"], [\"0\", \"1\"]]\n}\n",
+       "0.25", "kernel[1][1]: JSON number 0.25 is not exact", ""},
       // Found by fuzz_model_json: a number beyond double range is nlohmann's out_of_range,
       // not a parse_error, and escaped as an internal error (exit 4).
-      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1e400\n}", 3,
-       "number overflow parsing '1e400'"},
+      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1e400\n}", "1e400",
+       "number overflow parsing '1e400'", ""},
       // Found by fuzzing: printing a deeply nested value for the error message recursed
-      // once per level and overflowed the stack (a segfault at a million levels).
-      {R"({"format":)" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}", 0,
-       "JSON nested deeper than 16 levels"},
+      // once per level and overflowed the stack (a segfault at a million levels). The
+      // error points at the bracket that opens level 16 (the object is level 0).
+      {R"({"format":)" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}",
+       "[", "JSON nested deeper than 16 levels", R"({"format":)" + std::string(15, '[')},
   };
-  for (const Case& c : cases) expect_error(c.contents, c.line, c.phrase);
+  for (const Case& c : cases) {
+    const std::size_t from = c.after.empty() ? 0 : c.contents.find(c.after) + c.after.size();
+    const std::size_t offset = c.contents.find(c.at, from);
+    REQUIRE(offset != std::string::npos);
+    const auto [line, column] = line_column(c.contents, offset);
+    expect_error(c.contents, line, c.phrase, column);
+  }
+  // Not JSON (no '{' first): the text format's reader, lines only.
+  expect_error("[1, 2]", 1, "expected the header");
 }
 
 TEST_CASE("model-io: text and JSON writers round-trip") {

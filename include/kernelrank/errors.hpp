@@ -19,15 +19,18 @@ enum ExitCode : int {
   kExitUnknown = 5,    // the question stayed open (e.g. Z3 returned unknown)
 };
 
-// Malformed input: rendered as "file:line: error: message" (line 0 = whole file).
+// Malformed input: rendered as "file:line: error: message" (line 0 = whole file), or
+// "file:line:column: error: message" where the reader knows the column (JSON).
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, std::size_t line, const std::string& message);
+  InputError(std::string file, std::size_t line, std::size_t column, const std::string& message);
   // For binary files (safetensors), which have no lines: rendered as
   // "file: error: message", with line() == 0.
   static InputError whole_file(std::string file, const std::string& message);
   const std::string& file() const { return file_; }
   std::size_t line() const { return line_; }
+  std::size_t column() const { return column_; }  // 0: not known
   const std::string& message() const { return message_; }
 
  private:
@@ -36,6 +39,7 @@ class InputError : public std::runtime_error {
 
   std::string file_;
   std::size_t line_;
+  std::size_t column_ = 0;
   std::string message_;
 };
 

@@ -71,9 +71,6 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
 // supports, each with the instances it lacks.
 std::vector<IncompletePattern> unsupported_steps(const Family& family, const std::vector<FamilyStep>& steps,
                                                 bool position_dependent);
-// The `step` lines of a family certificate (positions, tokens, k); other lines
-// are skipped. Errors name the file and line.
-std::vector<FamilyStep> read_certificate_steps(const std::string& path, int m, int n);
 
 // Exact trace / dominance bound for explicit factors rho[i][j] (i != j),
 // with the same rounding as the certificate format.

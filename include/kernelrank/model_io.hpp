@@ -13,6 +13,9 @@
 
 namespace kernelrank {
 
+// The widest token a model file may declare (and the widest --m next to a model).
+inline constexpr int kMaxModelWidth = 4096;
+
 // Dispatches on content: a file whose first non-blank character is '{' is JSON
 // (the tabular interchange form), otherwise the text format.
 std::unique_ptr<Model> read_model(const std::string& path);

@@ -6,6 +6,7 @@
 // checked in shards (a partial result per shard) and concluded by merge_partials().
 #include "check.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <algorithm>
@@ -28,6 +29,7 @@ namespace krcheck {
 namespace {
 
 std::istream& opened(const NamedInput& input) {
+  if (input.directory) fail_malformed(input.name, 0, "is a directory, expected a file");
   if (input.stream == nullptr) fail_malformed(input.name, 0, "cannot open the file");
   return *input.stream;
 }
@@ -265,17 +267,22 @@ CheckResult merge_partials(const NamedInput& cert_input, const std::vector<Named
   });
 }
 
+NamedInput open_input(const std::string& path, std::ifstream& file) {
+  // A directory opens like a file on Linux and then fails with a bare read error.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) return NamedInput{path, nullptr, true};
+  file.open(path, std::ios::binary);
+  return NamedInput{path, file.is_open() ? &file : nullptr};
+}
+
 CheckResult check_certificate(const std::string& cert_path,
                               const std::optional<std::string>& family_path, std::ostream& out,
                               std::ostream& err, const CheckOptions& options) {
-  std::ifstream cert_file(cert_path, std::ios::binary);
-  NamedInput cert{cert_path, cert_file.is_open() ? &cert_file : nullptr};
+  std::ifstream cert_file;
+  const NamedInput cert = open_input(cert_path, cert_file);
   std::ifstream family_file;
   std::optional<NamedInput> family;
-  if (family_path) {
-    family_file.open(*family_path, std::ios::binary);
-    family = NamedInput{*family_path, family_file.is_open() ? &family_file : nullptr};
-  }
+  if (family_path) family = open_input(*family_path, family_file);
   return check_certificate(cert, family, out, err, options);
 }
 

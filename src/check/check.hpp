@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -33,8 +34,12 @@ struct CheckResult {
 // An input by name; `stream` is null when the file could not be opened.
 struct NamedInput {
   std::string name;
-  std::istream* stream = nullptr;
+  std::istream* stream = nullptr;  // nullptr: the file could not be opened
+  bool directory = false;          // the name is a directory (not opened)
 };
+
+// Opens `path` into `file` for reading, unless it is a directory.
+NamedInput open_input(const std::string& path, std::ifstream& file);
 
 struct CheckOptions {
   // Worker threads for the pair passes (rule trace-uniform, and the explicit-rows cube

@@ -124,14 +124,13 @@ int run_shard(const Arguments& arguments, std::ostream& out, std::ostream& err) 
 }
 
 int run_merge(const Arguments& arguments, std::ostream& out, std::ostream& err) {
-  std::ifstream cert_file(arguments.files[0], std::ios::binary);
-  const NamedInput cert{arguments.files[0], cert_file.is_open() ? &cert_file : nullptr};
+  std::ifstream cert_file;
+  const NamedInput cert = open_input(arguments.files[0], cert_file);
   std::vector<std::unique_ptr<std::ifstream>> files;
   std::vector<NamedInput> partials;
   for (std::size_t p = 1; p < arguments.files.size(); ++p) {
-    files.push_back(std::make_unique<std::ifstream>(arguments.files[p], std::ios::binary));
-    partials.push_back(
-        NamedInput{arguments.files[p], files.back()->is_open() ? files.back().get() : nullptr});
+    files.push_back(std::make_unique<std::ifstream>());
+    partials.push_back(open_input(arguments.files[p], *files.back()));
   }
   return exit_code(merge_partials(cert, partials, out, err).status);
 }

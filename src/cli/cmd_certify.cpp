@@ -6,12 +6,15 @@
 #include "kernelrank/certificate_gate.hpp"
 #include "kernelrank/errors.hpp"
 #include "kernelrank/text_input.hpp"
+#include "kernelrank/token.hpp"
 
-#include "certificate.hpp"  // the checker's parser, used to validate --baseline
+#include "certificate.hpp"  // the checker's parser reads --baseline
 #include "status.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <vector>
 
 namespace kernelrank::cli {
 namespace {
@@ -24,17 +27,51 @@ struct CertifyArgs {
   std::size_t show_incomplete = 10;
 };
 
-// read_certificate_steps picks out the step lines and skips everything else, so an
-// empty, truncated or garbled baseline would pass as "no steps"; the checker's own
-// parser rejects it first, naming the line.
-void require_well_formed_certificate(const std::string& path) {
+// The steps of a --baseline certificate, read by the checker's own parser: a garbled,
+// truncated or empty file is refused naming its line, never read as "no steps".
+std::vector<FamilyStep> baseline_steps(const std::string& path, const Family& family) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw InputError(path, 0, "is a directory, expected a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open file");
+  krcheck::Certificate cert;
   try {
-    (void)krcheck::parse_certificate(in, path);
+    cert = krcheck::parse_certificate(in, path);
   } catch (const krcheck::CheckError& e) {
     throw InputError(e.file, static_cast<std::size_t>(e.line), e.what());
   }
+  // Steps of another task cannot be looked up in this family.
+  for (const krcheck::Step& step : cert.steps) {
+    if (cert.m != family.m)
+      throw InputError(path, static_cast<std::size_t>(step.line),
+                       "the step's tokens have width " + std::to_string(cert.m) +
+                           ", the family's m=" + std::to_string(family.m));
+    if (step.position > family.n || step.k + 2 > static_cast<std::uint64_t>(family.n))
+      throw InputError(path, static_cast<std::size_t>(step.line),
+                       "the step's pos=" + std::to_string(step.position) + " and k=" +
+                           std::to_string(step.k) + " do not fit the family's n=" +
+                           std::to_string(family.n));
+  }
+  const auto token = [&](const krcheck::Token& bits) {
+    std::string text(static_cast<std::size_t>(family.m), '0');
+    for (int k = 0; k < family.m; ++k)
+      if ((bits[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1U) text[static_cast<std::size_t>(k)] = '1';
+    return parse_token(text, family.m);
+  };
+  std::vector<FamilyStep> steps;
+  steps.reserve(cert.steps.size());
+  for (const krcheck::Step& parsed : cert.steps) {
+    FamilyStep step;
+    step.position = parsed.position - 1;
+    step.q = token(parsed.query);
+    step.a = token(parsed.a);
+    step.b = token(parsed.b);
+    step.k = static_cast<int>(parsed.k);
+    step.gap = inner(step.q, step.b) - inner(step.q, step.a);
+    steps.push_back(std::move(step));
+  }
+  return steps;
 }
 
 int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
@@ -47,9 +84,8 @@ int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
   nlohmann::json json = family_bound_json(bound, args.show_incomplete);
   json["family"] = args.family;
   if (!args.baseline.empty()) {
-    require_well_formed_certificate(args.baseline);
-    const auto lost = unsupported_steps(family, read_certificate_steps(args.baseline, family.m, family.n),
-                                        args.position_dependent);
+    const auto lost =
+        unsupported_steps(family, baseline_steps(args.baseline, family), args.position_dependent);
     human += "steps of " + args.baseline + " no longer supported: " + std::to_string(lost.size()) + "\n";
     nlohmann::json lost_json = nlohmann::json::array();
     for (std::size_t shown = 0; shown < std::min(lost.size(), args.show_incomplete); ++shown) {

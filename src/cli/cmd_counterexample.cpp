@@ -2,11 +2,13 @@
 // the certified bound, found by following the proof (or exhaustively).
 #include "commands.hpp"
 #include "model_options.hpp"
+#include "option_checks.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/counterexample.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/model_io.hpp"
 
 #include <memory>
 
@@ -67,7 +69,8 @@ void add_counterexample_command(CLI::App& app, const GlobalOptions& global, Acti
   auto args = std::make_shared<CounterexampleArgs>();
   CLI::App* cmd = app.add_subcommand("counterexample", "Find a failing instance for a model, guided by the proof");
   add_model_options(cmd, args->model);
-  cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)");
+  cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)")
+      ->check(in_range(1, kMaxModelWidth));
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--family", args->family, "Search this family instead of the cube");
   cmd->add_option("--out", args->out, "Write the failing instance as a one-line family file");

@@ -2,10 +2,12 @@
 // on a model, over the cube or over the triples a family contains.
 #include "commands.hpp"
 #include "model_options.hpp"
+#include "option_checks.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/domination_check.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/model_io.hpp"
 
 #include <memory>
 
@@ -65,7 +67,8 @@ void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& 
   auto args = std::make_shared<DominationArgs>();
   CLI::App* cmd = app.add_subcommand("domination", "Test the L2 gap-domination inequalities on a model");
   add_model_options(cmd, args->model);
-  cmd->add_option("--m", args->m, "Token width (cube check; default: the model's)");
+  cmd->add_option("--m", args->m, "Token width (cube check; default: the model's)")
+      ->check(in_range(1, kMaxModelWidth));
   cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
   cmd->add_option("--family", args->family, "Only the triples whose S1, S2, S3 this family contains");
   cmd->add_option("--max", args->max_reported, "Violations to list")->capture_default_str();

@@ -7,11 +7,13 @@
 #include "limits.hpp"
 #include "model_options.hpp"
 #include "mpi_runtime.hpp"
+#include "option_checks.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/code.hpp"
 #include "kernelrank/errors.hpp"
+#include "kernelrank/model_io.hpp"
 #include "kernelrank/eval_partial.hpp"
 #include "kernelrank/evaluate.hpp"
 #include "kernelrank/head_layouts.hpp"
@@ -287,7 +289,8 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
   auto* tokens = cmd->add_option("--tokens", args->tokens,
                                  "Code file: evaluate all length-n sequences over its words");
   family->excludes(tokens);
-  cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)");
+  cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)")
+      ->check(in_range(1, kMaxModelWidth));
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--mode", args->mode, "Query mode: first, last or all")->capture_default_str();
   auto* profiles = cmd->add_flag("--profiles", args->profiles,

@@ -1,6 +1,7 @@
 // `kernelrank search`: find or refute a rank-r NK / PF model of the cube task
 // T(m,n) or of a family (docs/search.md).
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "report_output.hpp"
 #include "search_options.hpp"
 
@@ -225,7 +226,8 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   auto args = std::make_shared<SearchArgs>();
   CLI::App* cmd = app.add_subcommand(
       "search", "Find (exactly verified) or refute a rank-r NK/PF model of T(m,n) or a family (docs/search.md)");
-  cmd->add_option("--m", args->m, "Token width of the cube task T(m,n)");
+  cmd->add_option("--m", args->m, "Token width of the cube task T(m,n)")
+      ->check(in_range(1, 8));
   cmd->add_option("--n", args->n, "Sequence length of the cube task")->capture_default_str();
   cmd->add_option("--r", args->r, "Number of features")->required();
   cmd->add_option("--class", args->model_class, "Model class: NK or PF")->capture_default_str();

@@ -2,6 +2,7 @@
 // certified bound, with its family certificate.
 #include "commands.hpp"
 #include "family_output.hpp"
+#include "option_checks.hpp"
 
 #include "kernelrank/atomic_write.hpp"
 #include "kernelrank/certificate.hpp"
@@ -69,7 +70,13 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
       if (code.words.size() >= 2) consider(code.construction, code.words);
     }
   }
-  if (!best) throw UsageError("no witness family with a certified bound fits the budget");
+  if (!best)
+    throw UsageError("no construction tried gives a witness family with a certified bound" +
+                     std::string(args.code.empty() && args.golay.empty()
+                                     ? " at m = " + std::to_string(args.m) +
+                                           " (lexicodes of weight m/2 need m >= 6)"
+                                     : "") +
+                     " within --max-instances " + std::to_string(args.max_instances));
   const std::string family_text = family_to_text(best->witness.family);
   CertificateTask task;
   task.m = best->witness.family.m;
@@ -103,7 +110,8 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
 void add_witness_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<WitnessArgs>();
   CLI::App* cmd = app.add_subcommand("witness", "Write a witness family and its certificate");
-  cmd->add_option("--m", args->m, "Token width (default constructions: lexicodes of weight m/2)")->capture_default_str();
+  cmd->add_option("--m", args->m, "Token width (default constructions: lexicodes of weight m/2)")->capture_default_str()
+      ->check(in_range(1, 65536));
   cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
   auto* code = cmd->add_option("--code", args->code, "Own tokens from this code file");
   auto* golay = cmd->add_option("--golay", args->golay, "Own tokens from the Golay octads or dodecads");

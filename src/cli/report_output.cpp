@@ -58,17 +58,27 @@ std::string report_to_text(const EvalReport& report) {
   std::string text;
   text += "method:      " + report.method + "\n";
   text += "instances:   " + report.instances.str() + "\n";
-  text += "failing:     " + report.failing.str();
-  if (report.undefined != 0) text += " (" + report.undefined.str() + " with zero denominator)";
-  text += "\n";
+  text += "failing:     " + report.failing.str() + "\n";
+  // An undefined output has no error: the maximum is over the defined ones, and saying so
+  // keeps a max below 1/2 next to FAILS from reading as a contradiction.
+  if (report.undefined != 0)
+    text += "undefined:   " + report.undefined.str() +
+            " (zero denominator: no output, counted as failing)\n";
   text += "error rate:  " + exact_with_decimal(report.error_rate()) + "\n";
-  text += "max error:   " + (report.max_error ? exact_with_decimal(*report.max_error) : std::string("none defined")) + "\n";
+  text += "max error:   " +
+          (report.max_error ? exact_with_decimal(*report.max_error) : std::string("none defined"));
+  if (report.undefined != 0 && report.max_error)
+    text += " over the " + Integer(report.instances - report.undefined).str() + " defined outputs";
+  text += "\n";
   if (report.worst) text += "worst:       " + outcome_to_text(*report.worst) + "\n";
   if (!report.failures.empty()) {
     text += "first failing instances:\n";
     for (const InstanceOutcome& o : report.failures) text += "  " + outcome_to_text(o) + "\n";
   }
-  if (!report.solves())
+  if (!report.solves() && report.failing == report.undefined)
+    text += "verdict:     FAILS (by undefined outputs only: " + report.undefined.str() +
+            "; every defined error < 1/2)\n";
+  else if (!report.solves())
     text += "verdict:     FAILS\n";
   else if (report.instances == 0)
     text += "verdict:     SOLVES (vacuously: there are no instances)\n";

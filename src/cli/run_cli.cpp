@@ -21,6 +21,26 @@ void emit(const GlobalOptions& global, const nlohmann::json& json, const std::st
   std::cout.flush();
 }
 
+namespace {
+
+// The first word that is no option when no subcommand was recognised: CLI11 would only say
+// "A subcommand is required".
+const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
+  if (!app.get_subcommands().empty()) return nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;  // the global options are flags: no values to skip
+    try {
+      (void)app.get_subcommand(argv[i]);
+      return nullptr;
+    } catch (const CLI::OptionNotFound&) {
+      return argv[i];
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
   CLI::App app{
       "kernelrank: exact verification of feature-rank questions for nonnegative kernel "
@@ -36,6 +56,11 @@ int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (const char* unknown = unknown_subcommand(app, argc, argv)) {
+      std::cerr << "kernelrank: unknown subcommand '" << krcheck::printable(unknown)
+                << "' (kernelrank --help lists them)\n";
+      return kExitMalformed;
+    }
     const int code = app.exit(e);
     // CLI11 reports --help as success; every real parse error is a bad parameter.
     return code == 0 ? 0 : kExitMalformed;

@@ -37,10 +37,11 @@ void set_error(PyObject* type, const std::string& message) {
 }
 
 void set_input_error(const InputError& e) {
-  // The exception carries the file and line too (line 0: the whole file).
+  // The exception carries the file, line and column too (line 0: the whole file).
   py::object exc = py::reinterpret_borrow<py::object>(input_error)(krcheck::printable(e.what()));
   exc.attr("file") = e.file();
   exc.attr("line") = e.line();
+  exc.attr("column") = e.column();  // 0: not known
   PyErr_SetObject(input_error, exc.ptr());
 }
 

@@ -100,7 +100,7 @@ check_run "args/missing-cert" 2 "s NOT VERIFIED" "$work/absent.cert:0: error: " 
   -- "$work/absent.cert"
 check_run "args/missing-family" 2 "s NOT VERIFIED" "$work/absent.family:0: error: " "cannot open" \
   -- "$valid_family_cert" "$work/absent.family"
-check_run "args/directory" 2 "s NOT VERIFIED" "$corpus:0: error: " "read error" -- "$corpus"
+check_run "args/directory" 2 "s NOT VERIFIED" "$corpus:0: error: " "is a directory, expected a file" -- "$corpus"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

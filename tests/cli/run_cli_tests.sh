@@ -143,6 +143,43 @@ if command -v script >/dev/null 2>&1; then
     fi
   done
 fi
+# What a new user met (issue "the house", item 6). A width given next to a model file was
+# ignored when out of range; now every given --m is checked, whatever else fixes the width.
+shipped_model="$src/instances/models/features-nk-m5-r2.model"
+for m in 0 -1; do
+  run 2 "eval --model with --m $m" -- "$kr" eval --model "$shipped_model" --m "$m"
+  contains "eval --model --m $m message" "$err" "--m: must be in 1..4096, not $m"
+  run 2 "eval --builtin with --m $m" -- "$kr" eval --builtin softmax --m "$m"
+  contains "eval --builtin --m $m names the range" "$err" "--m: must be in 1..4096, not $m"
+  run 2 "counterexample --m $m" -- "$kr" counterexample --builtin softmax --m "$m"
+  contains "counterexample --m $m message" "$err" "--m: must be in 1..4096, not $m"
+  run 2 "domination --m $m" -- "$kr" domination --builtin softmax --m "$m"
+  contains "domination --m $m message" "$err" "--m: must be in 1..4096, not $m"
+done
+run 2 "witness --m -1" -- "$kr" witness --m -1 --out "$work/neg.family" --cert "$work/neg.cert"
+contains "witness --m -1 is a parameter error" "$err" "--m: must be in 1..65536, not -1"
+run 2 "witness --m 4 finds nothing" -- "$kr" witness --m 4 --out "$work/m4.family" --cert "$work/m4.cert"
+contains "witness --m 4 says why" "$err" "lexicodes of weight m/2 need m >= 6"
+run 2 "search --m -1" -- "$kr" search --m -1 --r 1
+contains "search --m -1 message" "$err" "--m: must be in 1..8, not -1"
+run 2 "an unknown subcommand" -- "$kr" frobnicate --m 3
+contains "the unknown subcommand is named" "$err" "unknown subcommand 'frobnicate'"
+run 2 "an unknown subcommand after a global flag" -- "$kr" --json frobnicate
+contains "named after --json too" "$err" "unknown subcommand 'frobnicate'"
+run 2 "no subcommand at all" -- "$kr"
+contains "no subcommand message" "$err" "A subcommand is required"
+# Zero denominators: the only failure of this m = 1 table is the all-zero sequence with
+# query 0 (kernel row 0 is 0 on token 0). By hand: query 1 weighs token 0 ten times token 1
+# and reads out z, so the worst defined output is 1/6 at (1, 0, 1); the max is over the
+# 7 defined outputs, and the undefined one is counted on its own line.
+cat > "$work/zero-den.json" <<'JSON'
+{"format": "kernelrank-model", "version": 1, "m": 1, "tokens": ["0", "1"],
+ "kernel": [["0", "1"], ["10", "1"]], "readout": [["0", "0"], ["0", "1"]]}
+JSON
+run 1 "eval with only zero-denominator failures" -- "$kr" eval --model "$work/zero-den.json" --n 3
+contains "undefined counted on its own line" "$out" "undefined:   1 (zero denominator: no output, counted as failing)"
+contains "max over the defined outputs" "$out" "max error:   1/6 (~0.1667) over the 7 defined outputs"
+contains "verdict says why it fails" "$out" "verdict:     FAILS (by undefined outputs only: 1; every defined error < 1/2)"
 # m = 0 once reached the certificate gate (an internal error, exit 4): a usage error now.
 for m in 0 4097; do
   run 2 "bound: m = $m out of range" -- "$kr" bound --m "$m"

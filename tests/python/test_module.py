@@ -334,6 +334,22 @@ class ErrorMessageTest(unittest.TestCase):
         self.assertSameError(kernelrank.InputError, lambda: kernelrank.evaluate(path, n=3),
                              "eval", "--model", path, "--n", "3")
 
+    def test_json_model_error_has_line_and_column(self):
+        # The float 0.5 is the second element of kernel row 0 on line 3: after the nine
+        # characters '  [["1", ' it starts in column 10 (counted here by hand).
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "float.json")
+            with open(path, "w") as f:
+                f.write('{"format": "kernelrank-model", "version": 1, "m": 1,\n'
+                        ' "tokens": ["0", "1"], "kernel":\n'
+                        '  [["1", 0.5], ["1", "1"]], "readout": [["0", "0"], ["0", "0"]]}\n')
+            self.assertSameError(kernelrank.InputError, lambda: kernelrank.evaluate(path, n=2),
+                                 "eval", "--model", path, "--n", "2")
+            with self.assertRaises(kernelrank.InputError) as caught:
+                kernelrank.evaluate(path, n=2)
+            self.assertEqual((caught.exception.line, caught.exception.column), (3, 10))
+            self.assertIn("kernel[0][1]: JSON number 0.5 is not exact", str(caught.exception))
+
     def test_bound_m_out_of_range(self):
         for m in ("0", "5000"):
             self.assertSameError(kernelrank.UsageError, lambda: kernelrank.bound(int(m)), "bound", "--m", m)
