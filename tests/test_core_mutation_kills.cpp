@@ -10,6 +10,7 @@
 #include "kernelrank/evaluate.hpp"
 #include "kernelrank/family_bound.hpp"
 #include "kernelrank/model_forms.hpp"
+#include "kernelrank/order_argument.hpp"
 #include "kernelrank/rank_bound.hpp"
 #include "kernelrank/rank_task.hpp"
 #include "kernelrank/token.hpp"
@@ -434,7 +435,7 @@ TEST_CASE("core mutation kills: best_rank_bound says why unusable rows give no b
   CHECK(best.bound == 0);
 }
 
-// ---- src/rank_task.cpp --------------------------------------------------------------------
+// ---- src/order_argument.cpp ---------------------------------------------------------------
 
 // Prank_task-7c8a98: the order search stops at the first node past its limit. Three pairs
 // that every query orders the same way (0 before 1) are consistent, and the search visits

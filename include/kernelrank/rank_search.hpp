@@ -2,7 +2,7 @@
 //
 // One cell (task, r, class) is settled by, in order:
 //   1. exact arguments that need no solver: r = 0 (zero kernel), the order
-//      argument for r <= 2 (rank_task.hpp), and for the cube T(m,3) a certified
+//      argument for r <= 2 (order_argument.hpp), and for the cube T(m,3) a certified
 //      rank bound from the bounds code (kernelrank-check can re-check it);
 //   2. a floating-point proposal search whose key features are rounded to
 //      rationals and completed exactly, one linear problem per query row;
@@ -19,6 +19,8 @@
 
 #include "kernelrank/bound_search.hpp"
 #include "kernelrank/heuristic_rank_search.hpp"
+#include "kernelrank/order_argument.hpp"
+#include "kernelrank/rank_model.hpp"
 #include "kernelrank/rank_task.hpp"
 
 #include <functional>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernelrank/certificate.hpp"
+#include "kernelrank/order_argument.hpp"
 #include "kernelrank/rank_task.hpp"
 
 #include <optional>

@@ -20,6 +20,7 @@
 #include "kernelrank/instance.hpp"
 #include "kernelrank/model.hpp"
 #include "kernelrank/model_forms.hpp"
+#include "kernelrank/rank_model.hpp"
 #include "kernelrank/rank_task.hpp"
 #include "kernelrank/rational.hpp"
 
