@@ -31,13 +31,20 @@ std::string json_error_text(const Json::exception& e) {
   return what;
 }
 
-// An error about the value at `path` ("" for the whole document), at its line and column.
+// An error at a line and column of the file, or about the whole file when the position is
+// not known.
+[[noreturn]] void throw_at(const std::string& file,
+                           const std::optional<json_position::Position>& where,
+                           const std::string& message) {
+  if (!where) throw InputError(file, 0, message);
+  throw InputError(file, where->line, where->column, message);
+}
+
+// An error about the value at `path` ("" for the whole document).
 [[noreturn]] void fail_at(const std::string& file, const std::string& contents,
                           const std::string& path, const std::string& message) {
-  const auto where = json_position::of_path(contents, path);
-  const std::string text = path.empty() ? message : path + ": " + message;
-  if (!where) throw InputError(file, 0, text);
-  throw InputError(file, where->line, where->column, text);
+  throw_at(file, json_position::of_path(contents, path),
+           path.empty() ? message : path + ": " + message);
 }
 
 // An integer that fits in a long long, else nullopt.
@@ -85,11 +92,6 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
   // Nesting is capped as well: the form needs three levels, and printing a value for an
   // error message (dump) recurses once per level, so a file of a million '[' overflowed
   // the stack.
-  const auto throw_at = [&](const std::optional<json_position::Position>& where,
-                            const std::string& message) {
-    if (!where) throw InputError(file, 0, message);
-    throw InputError(file, where->line, where->column, message);
-  };
   std::vector<std::set<std::string>> open_objects;
   unsigned long long values = 0;
   constexpr int kMaxJsonDepth = 16;
@@ -98,7 +100,7 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     const bool opens = event == Json::parse_event_t::object_start ||
                        event == Json::parse_event_t::array_start;
     if (opens && depth >= kMaxJsonDepth)
-      throw_at(json_position::of_depth(contents, kMaxJsonDepth),
+      throw_at(file, json_position::of_depth(contents, kMaxJsonDepth),
                "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                    " levels (a model needs 3)");
     if ((opens || event == Json::parse_event_t::value) &&
@@ -110,7 +112,7 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     if (event == Json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
     if (event == Json::parse_event_t::key && !open_objects.empty() &&
         !open_objects.back().insert(parsed.get<std::string>()).second)
-      throw_at(json_position::of_duplicate_key(contents),
+      throw_at(file, json_position::of_duplicate_key(contents),
                "duplicate key \"" + parsed.get<std::string>() + "\" in a JSON object");
     return true;
   };
@@ -119,7 +121,7 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     doc = Json::parse(contents, no_duplicates);
   } catch (const Json::parse_error& e) {
     // e.byte counts from 1 and names the byte the parser stopped at.
-    throw_at(json_position::of_offset(contents, e.byte > 0 ? e.byte - 1 : 0),
+    throw_at(file, json_position::of_offset(contents, e.byte > 0 ? e.byte - 1 : 0),
              "invalid JSON: " + json_error_text(e));
   } catch (const Json::out_of_range& e) {
     // A number beyond the range of a double (1e400) is reported without a position;
@@ -132,7 +134,7 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
       const std::size_t at = contents.find(what.substr(open + 1, close - open - 1));
       if (at != std::string::npos) where = json_position::of_offset(contents, at);
     }
-    throw_at(where, "invalid JSON: " + json_error_text(e) +
+    throw_at(file, where, "invalid JSON: " + json_error_text(e) +
                         " (quote exact numbers as strings, e.g. \"1/2\" or \"1e400\")");
   }
 
