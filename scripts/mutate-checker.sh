@@ -99,12 +99,12 @@ core_targets=(kernelrank_tests)
 core_filter() {
   local kills="core mutation kills:*"
   case $1 in
-    src/amplification.cpp) echo "$kills,amplification:*,domination:*,rank-bound:*,counterexample:*,witness:*,certify:*" ;;
-    src/domination_check.cpp) echo "$kills,domination:*,counterexample:*" ;;
-    src/rank_bound.cpp) echo "$kills,rank-bound:*,witness:*,certify:*,search: r = 1 at m = 4*" ;;
-    src/evaluate.cpp) echo "$kills,evaluate:*,builtin:*,domination:*,counterexample:*,oracle:*,profiles: agree*" ;;
-    src/tabulated_eval.cpp) echo "$kills,evaluate:*,builtin:*,counterexample:*,softmax-base:*" ;;
-    src/order_argument.cpp) echo "$kills,search: the cube task*,search: r = 1 at m = 4*,search: the order argument*,search: r = 3 at m = 5*,search: the minimal-rank*" ;;
+    src/bounds/amplification.cpp) echo "$kills,amplification:*,domination:*,rank-bound:*,counterexample:*,witness:*,certify:*" ;;
+    src/bounds/domination_check.cpp) echo "$kills,domination:*,counterexample:*" ;;
+    src/bounds/rank_bound.cpp) echo "$kills,rank-bound:*,witness:*,certify:*,search: r = 1 at m = 4*" ;;
+    src/eval/evaluate.cpp) echo "$kills,evaluate:*,builtin:*,domination:*,counterexample:*,oracle:*,profiles: agree*" ;;
+    src/eval/tabulated_eval.cpp) echo "$kills,evaluate:*,builtin:*,counterexample:*,softmax-base:*" ;;
+    src/search/order_argument.cpp) echo "$kills,search: the cube task*,search: r = 1 at m = 4*,search: the order argument*,search: r = 3 at m = 5*,search: the minimal-rank*" ;;
     *) echo "*" ;;
   esac
 }

@@ -1,6 +1,6 @@
 // Gap domination factors, R_n(G) and cube chains (theory.md L2, L3).
-#include "kernelrank/amplification.hpp"
-#include "kernelrank/errors.hpp"
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <doctest/doctest.h>
 

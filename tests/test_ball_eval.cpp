@@ -1,10 +1,10 @@
 // Ball-arithmetic evaluation of real heads (ball_eval.hpp), checked against two paths that
 // share nothing with it: the exact rational evaluator for rational feature maps, and a
 // 60-digit decimal float (Boost's cpp_dec_float, not Arb) for elu1, exp and softmax.
-#include "kernelrank/ball_eval.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/real_head.hpp"
+#include "kernelrank/eval/ball_eval.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/real_head.hpp"
 
 #include <boost/multiprecision/cpp_dec_float.hpp>
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // The producer's binomials (binomial.hpp) against Pascal's rule, built here from scratch.
-#include "kernelrank/binomial.hpp"
+#include "kernelrank/core/binomial.hpp"
 
 #include <doctest/doctest.h>
 

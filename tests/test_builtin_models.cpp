@@ -1,8 +1,8 @@
 // Built-in models: L1 (rank1-mean), L5 (softmax) and L6 (product) by brute force.
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/exact_rank.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/bounds/exact_rank.hpp"
 
 #include <doctest/doctest.h>
 

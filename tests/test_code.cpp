@@ -5,9 +5,9 @@
 // the whole cube written here, small lexicodes worked by hand, Golay facts
 // from its theory (weight enumerator 1/759/2576/759/1, the Steiner system
 // S(5,8,24)), and pair statistics from naive loops over the 0/1 strings.
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/token.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/token.hpp"
 
 #include <doctest/doctest.h>
 

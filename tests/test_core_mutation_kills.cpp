@@ -3,17 +3,17 @@
 // gap domination, the trace and dominance sums, the comparison with 1/2 and the order
 // argument. Each case names the mutant keys it kills (`scripts/mutation/mutants.py show
 // KEY` prints the mutation). Expectations are worked by hand.
-#include "kernelrank/amplification.hpp"
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/domination_check.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/family_bound.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/order_argument.hpp"
-#include "kernelrank/rank_bound.hpp"
-#include "kernelrank/rank_task.hpp"
-#include "kernelrank/token.hpp"
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/bounds/domination_check.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/search/order_argument.hpp"
+#include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/core/token.hpp"
 
 #include <doctest/doctest.h>
 
@@ -131,9 +131,9 @@ NaiveBound naive_bound(const std::vector<BoundRow>& rows, int n, int precision) 
 
 }  // namespace
 
-// ---- src/amplification.cpp --------------------------------------------------------------
+// ---- amplification.cpp --------------------------------------------------------------
 
-// Pamplification-1013fa, Pamplification-de9a94, Pamplification-74664a: the guards of
+// Pamplification-f18930, Pamplification-0f19b4, Pamplification-94372b: the guards of
 // gap_domination_factor, each with its own message, checked in the order n, k, gap.
 TEST_CASE("core mutation kills: gap_domination_factor refuses n < 3, k outside 1..n-2, gap < 2") {
   expect_usage_error([] { (void)gap_domination_factor(2, 2, 1); }, "gap domination needs n >= 3");
@@ -146,8 +146,8 @@ TEST_CASE("core mutation kills: gap_domination_factor refuses n < 3, k outside 1
   CHECK(gap_domination_factor(5, 3, 1) == Rational(3 * 2, 1));
 }
 
-// Pamplification-b57b63, Pamplification-0342c9, Pamplification-4fa9f1,
-// Pamplification-41a924, Pamplification-6d4068: the table needs n >= 3 and max_gap >= 0;
+// Pamplification-094749, Pamplification-328ab2, Pamplification-172b28,
+// Pamplification-20f0d3, Pamplification-5caada: the table needs n >= 3 and max_gap >= 0;
 // max_gap = 0 is a table with R(0) = 1 only.
 TEST_CASE("core mutation kills: AmplificationTable guards and the one-entry table") {
   expect_usage_error([] { const AmplificationTable table(2, 4); (void)table; }, "amplification needs n >= 3");
@@ -161,7 +161,7 @@ TEST_CASE("core mutation kills: AmplificationTable guards and the one-entry tabl
   CHECK_FALSE(table.at(-1));
 }
 
-// Pamplification-e970ba, Pamplification-def502: the table has exactly max_gap + 1
+// Pamplification-907182, Pamplification-1f37f5: the table has exactly max_gap + 1
 // entries, and ties keep the split with the largest last part. At n = 5 (n - 2 = 3),
 // R(4) = 3 * 3 = 9 both as (4) and as (2, 2); the recorded split is (4). R(6): (6) gives
 // 15, (2, 4) and (4, 2) 3 * 9 = 27, (2, 2, 2) 27, (3, 3) 6 * 6 = 36: 36 as (3, 3).
@@ -177,8 +177,8 @@ TEST_CASE("core mutation kills: table size and tie-breaking of the recorded spli
   CHECK(table.at(6)->parts == std::vector<int>{3, 3});
 }
 
-// Pamplification-fb43a6, Pamplification-8ea6ea, Pamplification-511e2f,
-// Pamplification-5bda5a, Pamplification-d0013e: domination_step's guards.
+// Pamplification-fea7a9, Pamplification-cf16bf, Pamplification-843851,
+// Pamplification-c08e85, Pamplification-6c8fb1: domination_step's guards.
 TEST_CASE("core mutation kills: domination_step refuses n < 3 and k outside 1..n-2") {
   const Token q = parse_token("1111"), a = parse_token("0000"), b = parse_token("1100");
   expect_usage_error([&] { (void)domination_step(q, a, b, 2, 1); }, "domination steps need n >= 3");
@@ -188,7 +188,7 @@ TEST_CASE("core mutation kills: domination_step refuses n < 3 and k outside 1..n
   CHECK(step.s3.tokens == std::vector<Token>{q, a, a, b});
 }
 
-// ---- src/domination_check.cpp ------------------------------------------------------------
+// ---- domination_check.cpp ------------------------------------------------------------
 
 // The domination checks count exactly the violated L2 inequalities, on kernels with many
 // ties, through the 128-bit path and the exact fallback; every reported violation carries
@@ -273,7 +273,7 @@ TEST_CASE("core mutation kills: the domination checks count exactly the violated
   }
 }
 
-// Pdomination_check-9a1c6d, Pdomination_check-eaa731, Pdomination_check-bccd18: the
+// Pdomination_check-923e7d, Pdomination_check-f5154f, Pdomination_check-1f6086: the
 // family check needs n >= 3 and a position-independent model.
 TEST_CASE("core mutation kills: check_domination_family refuses n < 3 and position-dependent models") {
   const auto softmax = make_softmax(2, Rational(3));
@@ -288,7 +288,7 @@ TEST_CASE("core mutation kills: check_domination_family refuses n < 3 and positi
   expect_usage_error([&] { (void)check_domination_family(dependent, family); }, "position-independent models only");
 }
 
-// Pdomination_check-764efe: describe_violation on an inequality that holds (softmax base
+// Pdomination_check-da0cb0: describe_violation on an inequality that holds (softmax base
 // 3 solves T(3,3)) describes it and does not call it a contradiction of L2. q = 111,
 // a = 000, b = 111: gap 3, factor (3-1-1)(3-1)/1 = 2; W = B = 3^-3, A = 1:
 // lhs = 1/27 + 2 > rhs = 2 (1/27 + 2/27) = 2/9.
@@ -305,7 +305,7 @@ TEST_CASE("core mutation kills: describe_violation of an inequality that holds")
   CHECK_FALSE(v.s3.fails());
 }
 
-// ---- src/rank_bound.cpp ------------------------------------------------------------------
+// ---- rank_bound.cpp ------------------------------------------------------------------
 
 // The trace and dominance sums on rows whose queries overlap their own tokens
 // (<q_i, c_i> > 0, unlike complement rows), against the pair-by-pair definition: the gap
@@ -386,8 +386,8 @@ TEST_CASE("core mutation kills: trace and dominance sums on rows with <q_i, c_i>
   CHECK(unusable > 60);
 }
 
-// Prank_bound-c90997, Prank_bound-a3002e, Prank_bound-88af33, Prank_bound-43f861,
-// Prank_bound-01d373: the guards of certify_rank_bound, in their order: no rows, more
+// Prank_bound-e99735, Prank_bound-1b4a24, Prank_bound-37e943, Prank_bound-026337,
+// Prank_bound-8b4240: the guards of certify_rank_bound, in their order: no rows, more
 // than kMaxBoundRows rows (a resource limit, tested before n), n < 3, the precision.
 // 200000 rows are allowed, so that call stops at n = 2.
 TEST_CASE("core mutation kills: certify_rank_bound's guards and their order") {
@@ -410,7 +410,7 @@ TEST_CASE("core mutation kills: certify_rank_bound's guards and their order") {
                      "all row tokens must have the same width");
 }
 
-// Prank_bound-98c7bb, Prank_bound-ec6dcc: a gap of m is counted in the histogram (slot
+// Prank_bound-b8aee4, Prank_bound-8753c9: a gap of m is counted in the histogram (slot
 // m exists), gaps below 2 are not. c_1 = 0000, q_1 = 1111 and c_2 = 1111, q_2 = 0000:
 // G_12 = 4 - 0 = 4, G_21 = 0 - 0 = 0, so the rows are unusable.
 TEST_CASE("core mutation kills: the gap histogram holds a gap of m and no gap below 2") {
@@ -422,7 +422,7 @@ TEST_CASE("core mutation kills: the gap histogram holds a gap of m and no gap be
   CHECK(result.reason == "rows 2 and 1 have gap 0 < 2 (no domination chain)");
 }
 
-// Prank_bound-c535b6: best_rank_bound passes the trace rule's refusal on, with its reason,
+// Prank_bound-165c80: best_rank_bound passes the trace rule's refusal on, with its reason,
 // for the same unusable rows (G_21 = 0).
 TEST_CASE("core mutation kills: best_rank_bound says why unusable rows give no bound") {
   const std::vector<BoundRow> rows{{parse_token("0000"), parse_token("1111")},
@@ -435,9 +435,9 @@ TEST_CASE("core mutation kills: best_rank_bound says why unusable rows give no b
   CHECK(best.bound == 0);
 }
 
-// ---- src/order_argument.cpp ---------------------------------------------------------------
+// ---- order_argument.cpp ---------------------------------------------------------------
 
-// Prank_task-7c8a98: the order search stops at the first node past its limit. Three pairs
+// Porder_argument-510b3d: the order search stops at the first node past its limit. Three pairs
 // that every query orders the same way (0 before 1) are consistent, and the search visits
 // one node per pair: 3 nodes. With a limit of 1 it must stop at node 2 and throw, without
 // visiting node 3.
@@ -457,7 +457,7 @@ TEST_CASE("core mutation kills: the order search stops at its node limit") {
   CHECK(nodes == 2);
 }
 
-// Prank_task-09a098: the NK precondition of the order argument (alpha >= 0 on the whole
+// Porder_argument-6a284b: the NK precondition of the order argument (alpha >= 0 on the whole
 // block of involved queries x involved keys) is checked for NK and only for NK. Two copies
 // of the rank-1 contradiction on disjoint coordinates: for q = 00110000 the instances
 // (q, q, q), (q, o, o), (q, q, o) with o = 11000000 give alpha(q, o) > alpha(q, q) (gap 2),
@@ -485,9 +485,9 @@ TEST_CASE("core mutation kills: the order argument's block condition is NK's onl
   CHECK(pf.refuted);
 }
 
-// ---- src/tabulated_eval.cpp ---------------------------------------------------------------
+// ---- tabulated_eval.cpp ---------------------------------------------------------------
 
-// Ptabulated_eval-5703ac (and the 128-bit twin): an error of exactly 1/2 fails. With the
+// Ptabulated_eval-58e6bd (and the 128-bit twin): an error of exactly 1/2 fails. With the
 // readout F = 1/2 everywhere the output is 1/2 whatever the (positive) kernel, and the target
 // min_j <q, z_j> is an integer in {0, 1, 2} at m = 2: every instance fails, with error exactly
 // 1/2 unless all tokens are 11 (target 2, error 3/2). A kernel of ones takes the 64-bit path;

@@ -1,12 +1,12 @@
 // Counterexamples: proof-guided for models below the bound, exhaustive otherwise;
 // every reported instance is confirmed here by the naive oracles (tests/oracle/), which
 // evaluate it from the definition without the library's evaluator.
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/counterexample.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/rank_bound.hpp"
-#include "kernelrank/witness.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/bounds/counterexample.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/bounds/witness.hpp"
 
 #include "oracle/naive_model.hpp"
 #include "oracle/naive_parametric.hpp"

@@ -1,10 +1,10 @@
 // The L2 inequality checker, and L2's tightness by exact linear feasibility.
-#include "kernelrank/amplification.hpp"
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/domination_check.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/readout_feasibility.hpp"
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/bounds/domination_check.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/search/readout_feasibility.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The tabulated fast path (64/128-bit integers, GMP fallback) against a naive
 // rational loop written here, on random models with awkward entries.
-#include "kernelrank/errors.hpp"
-#include "kernelrank/evaluate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/evaluate.hpp"
 
 #include <doctest/doctest.h>
 

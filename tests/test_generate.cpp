@@ -1,7 +1,7 @@
 // Generated train/test pools: seeded, disjoint, with right targets.
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/generate.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/generate.hpp"
 
 #include <doctest/doctest.h>
 

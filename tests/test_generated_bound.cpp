@@ -2,9 +2,9 @@
 // against a naive version written here; threads and shards against the whole run.
 #include <doctest/doctest.h>
 
-#include "kernelrank/amplification.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/generated_bound.hpp"
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/bounds/generated_bound.hpp"
 
 #include <algorithm>
 #include <bit>

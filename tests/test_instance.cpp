@@ -1,6 +1,6 @@
 // Instances, targets, enumeration and the family file format.
-#include "kernelrank/errors.hpp"
-#include "kernelrank/instance.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/instance.hpp"
 
 #include <doctest/doctest.h>
 

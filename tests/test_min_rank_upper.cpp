@@ -6,10 +6,10 @@
 // overlap-profile reduction (theory.md §5), whose hypothesis is checked first: the kernel and
 // the readout are computed from the file for ALL token pairs (q, z) and must depend only on
 // (|q|, <q,z>). Both paths must agree at m = 7.
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/model.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/token.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/model.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/core/token.hpp"
 
 #include <doctest/doctest.h>
 

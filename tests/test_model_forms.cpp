@@ -1,8 +1,8 @@
 // Tests of the explicit model forms (tabular, features, parametric), built by
 // hand in code. Expected values are worked out independently in the comments,
 // not recomputed with the code under test.
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_forms.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_forms.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // Tests of the model file reader and writers (docs/model-format.md): every
 // kind of the text format, the JSON tabular form, round trips, and malformed
 // inputs, each of which must fail with InputError naming the right line.
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <algorithm>
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // The naive model oracle (tests/oracle/naive_model.hpp) against values worked out by hand, so
 // that the tests using it as their independent check rest on something checked itself.
-#include "kernelrank/model_forms.hpp"
+#include "kernelrank/models/model_forms.hpp"
 
 #include "oracle/naive_model.hpp"
 

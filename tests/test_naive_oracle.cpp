@@ -1,8 +1,8 @@
 // Tests of the naive parametric oracle (tests/oracle/naive_parametric.hpp): hand-computed
 // values, a cross-check against the library's evaluate_instance on random models (two
 // independent paths), and its exact dual-number derivatives against exact difference quotients.
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/model_forms.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/model_forms.hpp"
 #include "oracle/naive_parametric.hpp"
 
 #include <doctest/doctest.h>

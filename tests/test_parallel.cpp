@@ -1,8 +1,8 @@
 // Threads and shards (parallel.hpp).
 #include <doctest/doctest.h>
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/parallel.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/parallel.hpp"
 
 #include <atomic>
 #include <stdexcept>

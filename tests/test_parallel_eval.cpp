@@ -2,13 +2,13 @@
 // against a naive rational loop written here: the whole report must agree, including the
 // worst instance and the list of first failing instances, for every thread count, every
 // shard split, both enumerations and every kernel level the CPU has.
-#include "../src/eval_kernels.hpp"
-#include "../src/tabulated_eval.hpp"
+#include "eval/eval_kernels.hpp"
+#include "eval/tabulated_eval.hpp"
 
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/eval_partial.hpp"
-#include "kernelrank/evaluate.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/eval_partial.hpp"
+#include "kernelrank/eval/evaluate.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Overlap profiles (theory.md §5) against brute force, and their counting.
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/evaluate.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/eval/evaluate.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
-// Tests for the exact rational parser and helpers (include/kernelrank/rational.hpp).
+// Tests for the exact rational parser and helpers (include/kernelrank/core/rational.hpp).
 //
 // Expected values are built with Boost arithmetic on small integers or by a
 // naive digit-by-digit re-implementation here, never from parse_rational itself.
-#include "kernelrank/rational.hpp"
+#include "kernelrank/core/rational.hpp"
 
 #include <doctest/doctest.h>
 

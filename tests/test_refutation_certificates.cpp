@@ -1,12 +1,12 @@
 // Refutations are "certified" only through a certificate that the checker's library
 // verifies: the order argument (format 2), inheritance, the one-row bound, and the bound
 // command's choice among its sources. Every certificate here goes to the real checker.
-#include "kernelrank/bound_sources.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/rank_search.hpp"
-#include "kernelrank/refutation_certificate.hpp"
+#include "kernelrank/bounds/bound_sources.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/search/rank_search.hpp"
+#include "kernelrank/bounds/refutation_certificate.hpp"
 
 #include <doctest/doctest.h>
 

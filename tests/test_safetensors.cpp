@@ -5,13 +5,13 @@
 // the C++ conversions against an independent one. Each malformed fixture must be refused
 // with "FILE: error:" and the fragments malformed.tsv lists. Kernel and readout values are
 // computed by hand from the weights (in the comments); the writers must round-trip exactly.
-#include "kernelrank/double_rational.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/model_safetensors.hpp"
-#include "kernelrank/parametric_writer.hpp"
-#include "kernelrank/safetensors.hpp"
-#include "kernelrank/text_input.hpp"
+#include "kernelrank/core/double_rational.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/models/model_safetensors.hpp"
+#include "kernelrank/models/parametric_writer.hpp"
+#include "kernelrank/models/safetensors.hpp"
+#include "kernelrank/core/text_input.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,13 +1,13 @@
 // The rank search (issue 5): row instances, the order argument, exact
 // completion and re-verification, both Z3 encodings and their cross-check,
 // the child-process limits and the minimal-rank table on small cubes.
-#include "kernelrank/child_process.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/exact_rank.hpp"
-#include "kernelrank/min_rank.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/rank_search.hpp"
+#include "search/child_process.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/search/min_rank.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/search/rank_search.hpp"
 
 #include "oracle/naive_model.hpp"
 

@@ -14,10 +14,10 @@
 // The enumerations are recomputed here independently: RM codewords by evaluating every
 // Boolean polynomial at every point, QR codewords from the span of the cyclic shifts of the
 // idempotent (not from the generator polynomial the library uses).
-#include "kernelrank/structured_codes.hpp"
+#include "kernelrank/core/structured_codes.hpp"
 
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <doctest/doctest.h>
 

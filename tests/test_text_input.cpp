@@ -1,8 +1,8 @@
-// Tests for line-oriented text input (include/kernelrank/text_input.hpp) and
-// atomic output files (include/kernelrank/atomic_write.hpp).
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/text_input.hpp"
+// Tests for line-oriented text input (include/kernelrank/core/text_input.hpp) and
+// atomic output files (src/core/atomic_write.hpp).
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
 
 #include <doctest/doctest.h>
 

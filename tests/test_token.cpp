@@ -1,8 +1,8 @@
-// Tests for packed 0/1 tokens (include/kernelrank/token.hpp).
+// Tests for packed 0/1 tokens (include/kernelrank/core/token.hpp).
 //
 // Random tokens are drawn as plain std::vector<bool>; every packed operation is
 // compared against a naive per-coordinate loop over those vectors.
-#include "kernelrank/token.hpp"
+#include "kernelrank/core/token.hpp"
 
 #include <doctest/doctest.h>
 

@@ -5,9 +5,9 @@
 // evaluated by table lookup) and the naive oracle of tests/oracle/ on the failing instance.
 #include "oracle/naive_parametric.hpp"
 
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/model_io.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

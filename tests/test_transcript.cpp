@@ -1,8 +1,8 @@
 // The transcript bound (theory.md L7): answer-vector counts of the cube against brute force
 // written here, hand-derived cases, hand-worked families and the shipped witness family.
-#include "kernelrank/errors.hpp"
-#include "kernelrank/instance.hpp"
-#include "kernelrank/transcript.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/bounds/transcript.hpp"
 
 #include <doctest/doctest.h>
 

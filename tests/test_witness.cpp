@@ -1,12 +1,12 @@
 // Witness families and family certification, re-checked by the independent checker.
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/family_bound.hpp"
-#include "kernelrank/witness.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/bounds/witness.hpp"
 
-#include "check.hpp"
+#include "check/check.hpp"
 #include "oracle/naive_model.hpp"
-#include "sha256.hpp"
+#include "check/sha256.hpp"
 
 #include <doctest/doctest.h>
 

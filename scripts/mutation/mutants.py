@@ -88,34 +88,34 @@ TARGETS = [
     ("checker", "src/check/sha256.cpp", None, [
         (r"^std::string to_hex\(", r"^}"),
     ]),
-    ("core", "src/amplification.cpp", [
+    ("core", "src/bounds/amplification.cpp", [
         (r"^Rational gap_domination_factor\(", r"^}"),
         (r"^AmplificationTable::AmplificationTable\(", r"^}"),
         (r"^const std::optional<Amplification>& AmplificationTable::at\(", r"^}"),
         (r"^DominationStep domination_step\(", r"^}"),
     ]),
-    ("core", "src/domination_check.cpp", [
+    ("core", "src/bounds/domination_check.cpp", [
         (r"^bool inequality_holds\(", r"^}"),
         (r"^DominationViolation describe_violation\(", r"^}"),
         (r"^  const std::vector<Token> universe = detail::cube_tokens", r"^}"),
         (r"^DominationReport check_domination_family\(", r"^}"),
     ]),
-    ("core", "src/rank_bound.cpp", [
+    ("core", "src/bounds/rank_bound.cpp", [
         (r"^GapHistograms histograms\(", r"^}"),
         (r"^RankBoundResult certify_rank_bound\(", r"^}"),
         (r"^Rational trace_bound_value\(", r"^}"),
         (r"^RankBoundResult best_rank_bound\(", r"^}"),
     ]),
-    ("core", "src/evaluate.cpp", [
+    ("core", "src/eval/evaluate.cpp", [
         (r"^bool InstanceOutcome::fails\(\)", r"^bool InstanceOutcome::fails\(\)"),
         (r"^InstanceOutcome outcome_from_sums\(", r"^}"),
         (r"^void ReportBuilder::add\(const InstanceOutcome", r"^}"),
     ]),
-    ("core", "src/tabulated_eval.cpp", [
+    ("core", "src/eval/tabulated_eval.cpp", [
         (r"^\s+if \(2 \* anum >= aden\)", r"^\s+if \(2 \* anum >= aden\)"),
         (r"^\s+if \(error \* 2 >= 1\)", r"^\s+if \(error \* 2 >= 1\)"),
     ]),
-    ("core", "src/order_argument.cpp", [
+    ("core", "src/search/order_argument.cpp", [
         (r"^std::vector<DominationFact> domination_facts\(", r"^}"),
         (r"^class OrderGraph", r"^};"),
         (r"^struct OrderSearch", r"^};"),
@@ -423,8 +423,9 @@ def sites(group, path, text):
         norm = " ".join(s.original_line.split())
         idx = ordinal.get(s.line, 0)
         ordinal[s.line] = idx + 1
+        # The file's name, not its folder: a key survives moving the file.
         digest = hashlib.sha256("\0".join(
-            [path, norm, str(occurrence[s.line]), s.op, str(idx), s.replacement]).encode()).hexdigest()[:6]
+            [os.path.basename(path), norm, str(occurrence[s.line]), s.op, str(idx), s.replacement]).encode()).hexdigest()[:6]
         s.key = "%s%s-%s" % (GROUP_LETTER[group], tag, digest)
     return found
 

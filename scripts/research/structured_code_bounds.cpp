@@ -6,9 +6,9 @@
 //       scripts/research/structured_code_bounds.cpp build-codes/libkernelrank_core.a -lgmp
 //   /tmp/structured_code_bounds 24 25 32 33 34 35 44 48      (one command line above)
 // A second argument "max=N" caps the codes (default 100000, as in bound_search.cpp).
-#include "kernelrank/bound_search.hpp"
-#include "kernelrank/rational.hpp"
-#include "kernelrank/structured_codes.hpp"
+#include "kernelrank/bounds/bound_search.hpp"
+#include "kernelrank/core/rational.hpp"
+#include "kernelrank/core/structured_codes.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -6,10 +6,10 @@
 //
 //   cmake --build build-codes --target kernelrank_core
 //   g++ -O2 -std=c++20 -march=native -Iinclude -o /tmp/survey
-//       scripts/research/structured_code_survey.cpp src/structured_codes.cpp
+//       scripts/research/structured_code_survey.cpp src/core/structured_codes.cpp
 //       build-codes/libkernelrank_core.a -lgmp          (one command line)
 //   /tmp/survey all
-#include "kernelrank/structured_codes.hpp"
+#include "kernelrank/core/structured_codes.hpp"
 
 #include <bit>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The exact dynamic programme for R_N(G); see amplification.hpp.
-#include "amplification.hpp"
+#include "check/amplification.hpp"
 
 #include <stdexcept>
 #include <string>

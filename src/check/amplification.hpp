@@ -10,7 +10,7 @@
 
 #include <deque>
 
-#include "bignum.hpp"
+#include "check/bignum.hpp"
 
 namespace krcheck {
 

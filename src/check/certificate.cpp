@@ -3,10 +3,10 @@
 #include <array>
 #include <optional>
 
-#include "certificate.hpp"
-#include "parser.hpp"
-#include "reader.hpp"
-#include "status.hpp"
+#include "check/certificate.hpp"
+#include "check/parser.hpp"
+#include "check/reader.hpp"
+#include "check/status.hpp"
 
 namespace krcheck::detail {
 namespace {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "bignum.hpp"
-#include "sha256.hpp"
-#include "tokens.hpp"
+#include "check/bignum.hpp"
+#include "check/sha256.hpp"
+#include "check/tokens.hpp"
 
 namespace krcheck {
 

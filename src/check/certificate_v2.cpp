@@ -3,7 +3,7 @@
 #include <limits>
 #include <utility>
 
-#include "parser.hpp"
+#include "check/parser.hpp"
 
 namespace krcheck::detail {
 

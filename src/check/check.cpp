@@ -4,7 +4,7 @@
 // the rule's sum and the claim. An inherit certificate's embedded certificate is verified
 // completely before its task is compared with the outer one. Rule trace-uniform may also be
 // checked in shards (a partial result per shard) and concluded by merge_partials().
-#include "check.hpp"
+#include "check/check.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -12,18 +12,18 @@
 #include <algorithm>
 #include <map>
 
-#include "certificate.hpp"
-#include "conclusion.hpp"
-#include "cube_rule.hpp"
-#include "dependence_rule.hpp"
-#include "family.hpp"
-#include "family_chains.hpp"
-#include "inherit_rule.hpp"
-#include "order_rule.hpp"
-#include "partial.hpp"
-#include "reader.hpp"
-#include "uniform_rule.hpp"
-#include "guarded_run.hpp"
+#include "check/certificate.hpp"
+#include "check/conclusion.hpp"
+#include "check/cube_rule.hpp"
+#include "check/dependence_rule.hpp"
+#include "check/family.hpp"
+#include "check/family_chains.hpp"
+#include "check/inherit_rule.hpp"
+#include "check/order_rule.hpp"
+#include "check/partial.hpp"
+#include "check/reader.hpp"
+#include "check/uniform_rule.hpp"
+#include "check/guarded_run.hpp"
 
 namespace krcheck {
 namespace {

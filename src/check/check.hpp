@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "status.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 

@@ -1,5 +1,5 @@
 // kernelrank-check's arguments; see command_line.hpp.
-#include "command_line.hpp"
+#include "check/command_line.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -9,10 +9,10 @@
 #include <sstream>
 #include <utility>
 
-#include "check.hpp"
-#include "partial.hpp"
-#include "reader.hpp"
-#include "status.hpp"
+#include "check/check.hpp"
+#include "check/partial.hpp"
+#include "check/reader.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

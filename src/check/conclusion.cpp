@@ -1,7 +1,7 @@
 // Comparing sums and claims; see conclusion.hpp.
-#include "conclusion.hpp"
+#include "check/conclusion.hpp"
 
-#include "status.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 

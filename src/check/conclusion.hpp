@@ -11,8 +11,8 @@
 
 #include <ostream>
 
-#include "bignum.hpp"
-#include "certificate.hpp"
+#include "check/bignum.hpp"
+#include "check/certificate.hpp"
 
 namespace krcheck {
 

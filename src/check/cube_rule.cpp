@@ -1,15 +1,15 @@
 // Gap histograms and the cube rules; see cube_rule.hpp.
-#include "cube_rule.hpp"
+#include "check/cube_rule.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <vector>
 
-#include "amplification.hpp"
-#include "conclusion.hpp"
-#include "parallel.hpp"
-#include "status.hpp"
+#include "check/amplification.hpp"
+#include "check/conclusion.hpp"
+#include "check/parallel.hpp"
+#include "check/status.hpp"
 
 // The histogram loop is nothing but popcounts. Baseline x86-64 has no popcnt instruction,
 // so GCC builds a second copy of the loop for CPUs that have one and picks it at load time.

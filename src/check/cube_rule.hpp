@@ -7,8 +7,8 @@
 // rational term per distinct gap, never per pair.
 #pragma once
 
-#include "bignum.hpp"
-#include "certificate.hpp"
+#include "check/bignum.hpp"
+#include "check/certificate.hpp"
 
 namespace krcheck {
 

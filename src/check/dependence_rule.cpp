@@ -1,9 +1,9 @@
 // Covers, sign patterns and the dependence rule; see dependence_rule.hpp.
-#include "dependence_rule.hpp"
+#include "check/dependence_rule.hpp"
 
-#include "conclusion.hpp"
-#include "family_chains.hpp"
-#include "status.hpp"
+#include "check/conclusion.hpp"
+#include "check/family_chains.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "bignum.hpp"
-#include "certificate.hpp"
-#include "family.hpp"
+#include "check/bignum.hpp"
+#include "check/certificate.hpp"
+#include "check/family.hpp"
 
 namespace krcheck {
 

@@ -1,11 +1,11 @@
 // Reading a family file into a set of instance keys; see family.hpp.
-#include "family.hpp"
+#include "check/family.hpp"
 
 #include <algorithm>
 
-#include "certificate.hpp"
-#include "reader.hpp"
-#include "status.hpp"
+#include "check/certificate.hpp"
+#include "check/reader.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

@@ -14,8 +14,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "sha256.hpp"
-#include "tokens.hpp"
+#include "check/sha256.hpp"
+#include "check/tokens.hpp"
 
 namespace krcheck {
 

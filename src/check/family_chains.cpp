@@ -1,12 +1,12 @@
 // Steps, chains and the family rules; see family_chains.hpp.
-#include "family_chains.hpp"
+#include "check/family_chains.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <tuple>
 
-#include "conclusion.hpp"
-#include "status.hpp"
+#include "check/conclusion.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

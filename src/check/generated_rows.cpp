@@ -1,11 +1,11 @@
 // SplitMix64 words; see generated_rows.hpp.
-#include "generated_rows.hpp"
+#include "check/generated_rows.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <utility>
 
-#include "tokens.hpp"
+#include "check/tokens.hpp"
 
 namespace krcheck {
 

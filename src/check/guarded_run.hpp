@@ -8,9 +8,9 @@
 #include <ostream>
 #include <string>
 
-#include "check.hpp"
-#include "reader.hpp"
-#include "status.hpp"
+#include "check/check.hpp"
+#include "check/reader.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 

@@ -1,10 +1,10 @@
 // Comparing the embedded task with the outer one; see inherit_rule.hpp.
-#include "inherit_rule.hpp"
+#include "check/inherit_rule.hpp"
 
 #include <string>
 
-#include "conclusion.hpp"
-#include "status.hpp"
+#include "check/conclusion.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <ostream>
 
-#include "bignum.hpp"
-#include "certificate.hpp"
+#include "check/bignum.hpp"
+#include "check/certificate.hpp"
 
 namespace krcheck {
 

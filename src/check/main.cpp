@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "check/command_line.hpp"
 
 int main(int argc, char** argv) {
   try {

@@ -1,13 +1,13 @@
 // Keypairs, orientations and the order rule; see order_rule.hpp.
-#include "order_rule.hpp"
+#include "check/order_rule.hpp"
 
 #include <algorithm>
 #include <map>
 #include <utility>
 
-#include "conclusion.hpp"
-#include "family_chains.hpp"
-#include "status.hpp"
+#include "check/conclusion.hpp"
+#include "check/family_chains.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

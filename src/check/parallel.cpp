@@ -1,5 +1,5 @@
 // Worker threads; see parallel.hpp.
-#include "parallel.hpp"
+#include "check/parallel.hpp"
 
 #include <exception>
 #include <stdexcept>

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "certificate.hpp"
-#include "reader.hpp"
+#include "check/certificate.hpp"
+#include "check/reader.hpp"
 
 namespace krcheck::detail {
 

@@ -1,5 +1,5 @@
 // Partial results: writing, reading, atomic files; see partial.hpp.
-#include "partial.hpp"
+#include "check/partial.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include <cstring>
 #include <limits>
 
-#include "reader.hpp"
-#include "status.hpp"
+#include "check/reader.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 namespace {

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "sha256.hpp"
-#include "uniform_rule.hpp"
+#include "check/sha256.hpp"
+#include "check/uniform_rule.hpp"
 
 namespace krcheck {
 

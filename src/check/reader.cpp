@@ -1,10 +1,10 @@
 // Lines and fields; see reader.hpp.
-#include "reader.hpp"
+#include "check/reader.hpp"
 
 #include <algorithm>
 #include <limits>
 
-#include "status.hpp"
+#include "check/status.hpp"
 
 namespace krcheck {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sha256.hpp"
+#include "check/sha256.hpp"
 
 namespace krcheck {
 

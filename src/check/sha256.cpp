@@ -1,5 +1,5 @@
 // SHA-256 after FIPS 180-4, sections 4.1.2, 4.2.2, 5.1.1, 5.3.3 and 6.2.
-#include "sha256.hpp"
+#include "check/sha256.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,5 @@
 // Token packing and inner products; see tokens.hpp.
-#include "tokens.hpp"
+#include "check/tokens.hpp"
 
 #include <bit>
 

@@ -1,5 +1,5 @@
 // The pair pass of rule trace-uniform and its conclusion; see uniform_rule.hpp.
-#include "uniform_rule.hpp"
+#include "check/uniform_rule.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -8,12 +8,12 @@
 #include <string>
 #include <utility>
 
-#include "amplification.hpp"
-#include "conclusion.hpp"
-#include "generated_rows.hpp"
-#include "parallel.hpp"
-#include "status.hpp"
-#include "tokens.hpp"
+#include "check/amplification.hpp"
+#include "check/conclusion.hpp"
+#include "check/generated_rows.hpp"
+#include "check/parallel.hpp"
+#include "check/status.hpp"
+#include "check/tokens.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define KRCHECK_X86_DISPATCH 1

@@ -20,8 +20,8 @@
 #include <ostream>
 #include <vector>
 
-#include "bignum.hpp"
-#include "certificate.hpp"
+#include "check/bignum.hpp"
+#include "check/certificate.hpp"
 
 namespace krcheck {
 

@@ -4,11 +4,11 @@
 #include "mpi_runtime.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/amplification.hpp"
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/text_input.hpp"
+#include "kernelrank/bounds/amplification.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
 
 #include <map>
 

@@ -5,8 +5,8 @@
 
 #include "commands.hpp"
 
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/generated_bound.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/generated_bound.hpp"
 
 #include <string>
 #include <vector>

@@ -8,11 +8,11 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
-#include "../eval_kernels.hpp"
-#include "../tabulated_eval.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/parallel.hpp"
+#include "eval/eval_kernels.hpp"
+#include "eval/tabulated_eval.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/core/parallel.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -3,12 +3,12 @@
 // Timings are reported, never asserted; the counts of the runs must agree (else exit 4).
 #include "commands.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/generated_bound.hpp"
-#include "kernelrank/parallel.hpp"
-#include "kernelrank/text_input.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/bounds/generated_bound.hpp"
+#include "kernelrank/core/parallel.hpp"
+#include "kernelrank/core/text_input.hpp"
 
-#include "check.hpp"
+#include "check/check.hpp"
 
 #include <chrono>
 #include <memory>

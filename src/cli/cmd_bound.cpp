@@ -4,13 +4,13 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/amplification.hpp"
-#include "kernelrank/bound_search.hpp"
-#include "kernelrank/bound_sources.hpp"
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/progress.hpp"
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/bounds/bound_search.hpp"
+#include "kernelrank/bounds/bound_sources.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "core/progress.hpp"
 
 #include <unistd.h>
 

@@ -2,14 +2,14 @@
 #include "commands.hpp"
 #include "family_output.hpp"
 
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/text_input.hpp"
-#include "kernelrank/token.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
+#include "kernelrank/core/token.hpp"
 
-#include "certificate.hpp"  // the checker's parser reads --baseline
-#include "status.hpp"
+#include "check/certificate.hpp"  // the checker's parser reads --baseline
+#include "check/status.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -7,9 +7,9 @@
 #include "commands.hpp"
 #include "limits.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <cmath>
 #include <cstdint>

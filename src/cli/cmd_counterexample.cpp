@@ -5,10 +5,10 @@
 #include "option_checks.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/counterexample.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/bounds/counterexample.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <memory>
 

@@ -5,9 +5,9 @@
 #include "option_checks.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/domination_check.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
+#include "kernelrank/bounds/domination_check.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <memory>
 

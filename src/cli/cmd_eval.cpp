@@ -10,14 +10,14 @@
 #include "option_checks.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/eval_partial.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/head_layouts.hpp"
-#include "kernelrank/parallel.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/eval/eval_partial.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/head_layouts.hpp"
+#include "kernelrank/core/parallel.hpp"
 
 #include <fstream>
 #include <iterator>

@@ -3,10 +3,10 @@
 #include "commands.hpp"
 #include "limits.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/generate.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/generate.hpp"
 
 #include <memory>
 

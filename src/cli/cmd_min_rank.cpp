@@ -5,10 +5,10 @@
 #include "commands.hpp"
 #include "search_options.hpp"
 
-#include "kernelrank/child_process.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/min_rank.hpp"
-#include "kernelrank/parallel.hpp"
+#include "search/child_process.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/search/min_rank.hpp"
+#include "kernelrank/core/parallel.hpp"
 
 #include <unistd.h>
 

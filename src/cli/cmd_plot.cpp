@@ -11,7 +11,7 @@
 #include "../plot/gnuplot.hpp"
 #include "../plot/plots.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <memory>
 

@@ -3,12 +3,12 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/rank_search.hpp"  // z3_version
-#include "kernelrank/readout_feasibility.hpp"
-#include "kernelrank/text_input.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/search/rank_search.hpp"  // z3_version
+#include "kernelrank/search/readout_feasibility.hpp"
+#include "kernelrank/core/text_input.hpp"
 
 #include <memory>
 

@@ -5,14 +5,14 @@
 #include "limits.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/bound_search.hpp"
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/softmax_base.hpp"
+#include "kernelrank/bounds/bound_search.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/softmax_base.hpp"
 
 #include <memory>
 

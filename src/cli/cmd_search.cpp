@@ -5,12 +5,12 @@
 #include "report_output.hpp"
 #include "search_options.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/text_input.hpp"
-#include "kernelrank/rank_search.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/core/text_input.hpp"
+#include "kernelrank/search/rank_search.hpp"
 
 #include <unistd.h>
 

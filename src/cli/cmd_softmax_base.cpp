@@ -5,8 +5,8 @@
 #include "limits.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/softmax_base.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/softmax_base.hpp"
 
 #include <memory>
 

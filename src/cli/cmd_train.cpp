@@ -10,12 +10,12 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_safetensors.hpp"
-#include "kernelrank/parametric_writer.hpp"
-#include "kernelrank/train.hpp"
-#include "kernelrank/trained_verification.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_safetensors.hpp"
+#include "kernelrank/models/parametric_writer.hpp"
+#include "kernelrank/train/train.hpp"
+#include "kernelrank/eval/trained_verification.hpp"
 
 #include <unistd.h>
 

@@ -2,9 +2,9 @@
 // cube T(m,n) or an explicit family (docs/transcript.md).
 #include "commands.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/instance.hpp"
-#include "kernelrank/transcript.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/bounds/transcript.hpp"
 
 #include <chrono>
 #include <memory>

@@ -4,12 +4,12 @@
 #include "family_output.hpp"
 #include "option_checks.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/witness.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/bounds/witness.hpp"
 
 #include <memory>
 

@@ -3,7 +3,7 @@
 
 #include "report_output.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 namespace kernelrank::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "commands.hpp"
 
-#include "kernelrank/ball_eval.hpp"
+#include "kernelrank/eval/ball_eval.hpp"
 
 #include <string>
 

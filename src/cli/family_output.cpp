@@ -1,7 +1,7 @@
 #include "family_output.hpp"
 
 #include "report_output.hpp"
-#include "sha256.hpp"
+#include "check/sha256.hpp"
 
 namespace kernelrank::cli {
 

@@ -1,7 +1,7 @@
 // Shared by witness/certify: family bytes, their digest and bound summaries.
 #pragma once
 
-#include "kernelrank/family_bound.hpp"
+#include "kernelrank/bounds/family_bound.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "limits.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/text_input.hpp"
-#include "kernelrank/token.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
+#include "kernelrank/core/token.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "model_options.hpp"
 
-#include "kernelrank/builtin_models.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_io.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 namespace kernelrank::cli {
 

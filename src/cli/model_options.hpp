@@ -1,7 +1,7 @@
 // Shared command-line options for choosing a model: a file or a built-in.
 #pragma once
 
-#include "kernelrank/model.hpp"
+#include "kernelrank/models/model.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,7 +1,7 @@
 // MpiSession over OpenMPI; the only file that includes <mpi.h>.
 #include "mpi_runtime.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <mpi.h>
 

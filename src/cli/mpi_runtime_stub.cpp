@@ -1,7 +1,7 @@
 // MpiSession when kernelrank is built without MPI.
 #include "mpi_runtime.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 namespace kernelrank::cli {
 

@@ -1,7 +1,7 @@
 // Human-readable and JSON renderings of evaluation results.
 #pragma once
 
-#include "kernelrank/evaluate.hpp"
+#include "kernelrank/eval/evaluate.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,10 +2,10 @@
 // exceptions to exit codes (errors.hpp). Shared by `kernelrank` and `kernelrank-train`.
 #include "run_cli.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model.hpp"
-#include "kernelrank/progress.hpp"
-#include "reader.hpp"  // krcheck::printable, shared with the checker
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model.hpp"
+#include "core/progress.hpp"
+#include "check/reader.hpp"  // krcheck::printable, shared with the checker
 
 #include <iostream>
 #include <new>

@@ -1,6 +1,6 @@
 #include "search_options.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 namespace kernelrank::cli {
 

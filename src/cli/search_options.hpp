@@ -2,7 +2,7 @@
 // --rlimit, --seed, --restarts, --iterations), checked with the same messages.
 #pragma once
 
-#include "kernelrank/rank_search.hpp"
+#include "kernelrank/search/rank_search.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "train_forward.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <unistd.h>
 

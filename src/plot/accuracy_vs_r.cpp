@@ -7,7 +7,7 @@
 
 #include "plot_script.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 // script and a large image could otherwise fill both pipes and deadlock parent and child.
 #include "gnuplot.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/errors.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

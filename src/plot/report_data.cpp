@@ -8,9 +8,9 @@
 // shared TextReader ('#' comments, line numbers in messages).
 #include "report_data.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/rational.hpp"
-#include "kernelrank/text_input.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/rational.hpp"
+#include "kernelrank/core/text_input.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,13 +3,13 @@
 // registration function per concern (one .cpp file each).
 #pragma once
 
-#include "kernelrank/ball_eval.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/instance.hpp"
-#include "kernelrank/model.hpp"
-#include "kernelrank/rational.hpp"
-#include "kernelrank/real_head.hpp"
-#include "kernelrank/safetensors.hpp"
+#include "kernelrank/eval/ball_eval.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/models/model.hpp"
+#include "kernelrank/core/rational.hpp"
+#include "kernelrank/models/real_head.hpp"
+#include "kernelrank/models/safetensors.hpp"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

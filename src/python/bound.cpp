@@ -3,10 +3,10 @@
 // after the checker's library verified it in memory.
 #include "bindings.hpp"
 
-#include "kernelrank/bound_sources.hpp"
-#include "kernelrank/certificate.hpp"
-#include "kernelrank/certificate_gate.hpp"
-#include "kernelrank/errors.hpp"
+#include "kernelrank/bounds/bound_sources.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/errors.hpp"
 
 namespace kernelrank::python {
 namespace {

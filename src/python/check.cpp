@@ -2,9 +2,9 @@
 // kernelrank-check) on a certificate file, with its status line and messages.
 #include "bindings.hpp"
 
-#include "check.hpp"  // krcheck::check_certificate
+#include "check/check.hpp"  // krcheck::check_certificate
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <fstream>
 #include <sstream>

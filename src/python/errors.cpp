@@ -4,8 +4,8 @@
 // is the whole "FILE:LINE: error: MESSAGE" line, which the CLI prints without a prefix.
 #include "bindings.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "reader.hpp"  // krcheck::printable: the CLI's rendering of messages
+#include "kernelrank/core/errors.hpp"
+#include "check/reader.hpp"  // krcheck::printable: the CLI's rendering of messages
 
 #include <new>
 

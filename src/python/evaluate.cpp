@@ -3,13 +3,13 @@
 // objects (exact values as fractions.Fraction).
 #include "bindings.hpp"
 
-#include "limits.hpp"         // the CLI's profile-work refusal, same message
+#include "cli/limits.hpp"         // the CLI's profile-work refusal, same message
 
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/eval_partial.hpp"
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/parallel.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/eval_partial.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/core/parallel.hpp"
 
 namespace kernelrank::python {
 namespace {

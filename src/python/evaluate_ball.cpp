@@ -3,7 +3,7 @@
 // The enclosures are exact dyadic rationals, returned as fractions.Fraction.
 #include "bindings.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 namespace kernelrank::python {
 namespace {

@@ -7,7 +7,7 @@
 // express (a value that is no number, a ragged list) is refused before.
 #include "bindings.hpp"
 
-#include "kernelrank/safetensors.hpp"
+#include "kernelrank/models/safetensors.hpp"
 
 #include <nlohmann/json.hpp>
 

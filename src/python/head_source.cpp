@@ -2,12 +2,12 @@
 // the CLI's --model/--builtin/--layout/--feature-map options resolve it, with its messages.
 #include "bindings.hpp"
 
-#include "model_options.hpp"  // the CLI's --model/--builtin resolution, same messages
+#include "cli/model_options.hpp"  // the CLI's --model/--builtin resolution, same messages
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/head_layouts.hpp"
-#include "kernelrank/model_io.hpp"
-#include "kernelrank/model_safetensors.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/head_layouts.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/models/model_safetensors.hpp"
 
 namespace kernelrank::python {
 namespace {

@@ -3,13 +3,13 @@
 // src/cli/cmd_generate.cpp), with the same files written.
 #include "bindings.hpp"
 
-#include "limits.hpp"
+#include "cli/limits.hpp"
 
-#include "kernelrank/atomic_write.hpp"
-#include "kernelrank/code.hpp"
-#include "kernelrank/counterexample.hpp"
-#include "kernelrank/errors.hpp"
-#include "kernelrank/generate.hpp"
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/bounds/counterexample.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/generate.hpp"
 
 namespace kernelrank::python {
 namespace {

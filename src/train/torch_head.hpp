@@ -8,9 +8,9 @@
 // by exp(temperature * <WQ q + bQ, WK x_j + bK>) normalised over j (r = m scores).
 #pragma once
 
-#include "kernelrank/instance.hpp"
-#include "kernelrank/model_safetensors.hpp"
-#include "kernelrank/train.hpp"
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/models/model_safetensors.hpp"
+#include "kernelrank/train/train.hpp"
 
 #include <torch/torch.h>
 

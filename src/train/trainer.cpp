@@ -4,11 +4,11 @@
 // Schedule: cosine decay of the learning rate from lr to lr/100 over the epochs, gradient
 // norm clipped at 10 (an epsilon-sized denominator otherwise throws weights far away in one
 // step). The weights after the last step are the ones returned and verified.
-#include "kernelrank/train.hpp"
+#include "kernelrank/train/train.hpp"
 
 #include "torch_head.hpp"
 
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The trainer in a build without libtorch: every entry point says how to get one.
-#include "kernelrank/errors.hpp"
-#include "kernelrank/train.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/train/train.hpp"
 
 namespace kernelrank {
 namespace {

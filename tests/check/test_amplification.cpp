@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "amplification.hpp"
+#include "check/amplification.hpp"
 #include "test_support.hpp"
 
 TEST_CASE("amplification: the table equals brute force over compositions, G <= 30, N = 3..6") {

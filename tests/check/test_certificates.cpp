@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "family.hpp"
-#include "guarded_run.hpp"
-#include "sha256.hpp"
+#include "check/family.hpp"
+#include "check/guarded_run.hpp"
+#include "check/sha256.hpp"
 #include "test_support.hpp"
 
 using krcheck::Status;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "dependence_rule.hpp"
+#include "check/dependence_rule.hpp"
 #include "test_support.hpp"
 
 using krcheck::decide_dependence_covers;

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "sha256.hpp"
+#include "check/sha256.hpp"
 #include "test_support.hpp"
 
 using krcheck::Status;

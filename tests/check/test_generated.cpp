@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "check.hpp"
-#include "command_line.hpp"
-#include "generated_rows.hpp"
-#include "partial.hpp"
-#include "tokens.hpp"
-#include "uniform_rule.hpp"
+#include "check/check.hpp"
+#include "check/command_line.hpp"
+#include "check/generated_rows.hpp"
+#include "check/partial.hpp"
+#include "check/tokens.hpp"
+#include "check/uniform_rule.hpp"
 
 using krcheck::CheckOptions;
 using krcheck::NamedInput;

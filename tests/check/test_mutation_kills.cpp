@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "sha256.hpp"
+#include "check/sha256.hpp"
 #include "test_support.hpp"
 
 using krcheck::Status;
@@ -41,7 +41,7 @@ std::string family_cert(const std::string& digest_field, const std::string& pair
 
 // ---- certificate.cpp ------------------------------------------------------------------
 
-// Ccertificate-1615f7, Ccertificate-6ddb31: kMaxPairs = kMaxRows (kMaxRows - 1) exactly.
+// Ccertificate-64d0cf, Ccertificate-de61c7: kMaxPairs = kMaxRows (kMaxRows - 1) exactly.
 // 200000 * 199999 = 39999800000 pair lines are allowed (the file then ends early), one
 // more is over the limit.
 TEST_CASE("mutation kills: the pair count limit is kMaxRows (kMaxRows - 1)") {
@@ -53,7 +53,7 @@ TEST_CASE("mutation kills: the pair count limit is kMaxRows (kMaxRows - 1)") {
   CHECK(run_text(family_cert(digest, kPairs), kFamily).status() == Status::verified);
 }
 
-// Ccertificate-6f7e63: sha256= must have exactly 64 digits; 65 (the right digest and one
+// Ccertificate-9bf988: sha256= must have exactly 64 digits; 65 (the right digest and one
 // more digit) is malformed, not a digest of its first 64.
 TEST_CASE("mutation kills: a 65-digit sha256 is malformed") {
   const std::string digest = digest_of(kFamily);
@@ -63,7 +63,7 @@ TEST_CASE("mutation kills: a 65-digit sha256 is malformed") {
                "test.cert:2: error: sha256= must be 64 hexadecimal digits", kFamily);
 }
 
-// Ccertificate-7aa0dc: a counted block cut short names the missing item, not the
+// Ccertificate-4da376: a counted block cut short names the missing item, not the
 // statement after the block.
 TEST_CASE("mutation kills: a truncated block names its missing line") {
   const std::string cert =
@@ -77,7 +77,7 @@ TEST_CASE("mutation kills: a truncated block names its missing line") {
                "declared on line 4");
 }
 
-// Ccertificate-a5ed50: 'task cube' with nothing after it has too few fields.
+// Ccertificate-e575c6: 'task cube' with nothing after it has too few fields.
 TEST_CASE("mutation kills: a bare task statement has too few fields") {
   expect_error("kernelrank-certificate 1\ntask cube\n", Status::malformed,
                "test.cert:2: error: too few fields: expected 'task cube m=<m> n=<n>");
@@ -85,7 +85,7 @@ TEST_CASE("mutation kills: a bare task statement has too few fields") {
                "test.cert:2: error: expected 'task cube ...' or 'task family ...'");
 }
 
-// Ccertificate-671216, Ccertificate-e04915: m = 1 is in range. One row (c = 1, q = 0):
+// Ccertificate-c19dff, Ccertificate-72f6a3: m = 1 is in range. One row (c = 1, q = 0):
 // no off-diagonal entries, c_1 = 0, S = 2^3 = 8, and a single row gives r >= 1.
 TEST_CASE("mutation kills: width m = 1 is accepted") {
   const auto run = run_text(
@@ -98,7 +98,7 @@ TEST_CASE("mutation kills: width m = 1 is accepted") {
                Status::malformed, "test.cert:2: error: m=0 is out of range 1..4096");
 }
 
-// Ccertificate-a2639c: the summary repeats the task statement with single spaces.
+// Ccertificate-a38844: the summary repeats the task statement with single spaces.
 TEST_CASE("mutation kills: the summary line repeats the task statement") {
   const auto run = run_text(
       "kernelrank-certificate 1\ntask   cube m=1\tn=3 mode=first class=NK positions=independent\n"
@@ -123,7 +123,7 @@ TEST_CASE("mutation kills: incomplete rule statements") {
                "test.cert:3: error: unexpected extra field 'extra': expected 'rule dominance'");
 }
 
-// Ccertificate-bf5673: a pair line needs at least one step id after the colon.
+// Ccertificate-ac5e16: a pair line needs at least one step id after the colon.
 TEST_CASE("mutation kills: a pair line without step ids is malformed") {
   const std::string digest = digest_of(kFamily);
   expect_error(family_cert(digest, "pairs 2\npair 1 2 :\npair 2 1 : 2\n"), Status::malformed,

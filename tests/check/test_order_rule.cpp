@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "order_rule.hpp"
+#include "check/order_rule.hpp"
 #include "test_support.hpp"
 
 using krcheck::OrderCore;

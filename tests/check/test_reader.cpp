@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "reader.hpp"
-#include "status.hpp"
+#include "check/reader.hpp"
+#include "check/status.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <string>
 
-#include "reader.hpp"
-#include "sha256.hpp"
+#include "check/reader.hpp"
+#include "check/sha256.hpp"
 
 using krcheck::sha256;
 using krcheck::to_hex;

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "check.hpp"
-#include "sha256.hpp"
+#include "check/check.hpp"
+#include "check/sha256.hpp"
 
 namespace krcheck_test {
 

@@ -4,7 +4,7 @@
 #include <random>
 #include <string>
 
-#include "tokens.hpp"
+#include "check/tokens.hpp"
 
 namespace {
 

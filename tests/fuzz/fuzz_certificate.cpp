@@ -5,7 +5,7 @@
 // error line has the form "fuzz.cert:LINE: error: ..."; no internal error or out-of-memory.
 #include "fuzz_support.hpp"
 
-#include "check.hpp"
+#include "check/check.hpp"
 
 #include <optional>
 #include <sstream>

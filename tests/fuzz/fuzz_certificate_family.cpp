@@ -6,8 +6,8 @@
 // either file.
 #include "fuzz_support.hpp"
 
-#include "check.hpp"
-#include "sha256.hpp"
+#include "check/check.hpp"
+#include "check/sha256.hpp"
 
 #include <optional>
 #include <sstream>

@@ -3,8 +3,8 @@
 // code_to_text and reading it back gives the same words; its statistics are consistent.
 #include "fuzz_support.hpp"
 
-#include "kernelrank/code.hpp"
-#include "kernelrank/errors.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -3,8 +3,8 @@
 // family_to_text reads back to an equal family and is a fixed point.
 #include "fuzz_support.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/instance.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/instance.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -7,9 +7,9 @@
 
 #include "fuzz_support.hpp"
 
-#include "kernelrank/errors.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/model_io.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <memory>
 #include <vector>

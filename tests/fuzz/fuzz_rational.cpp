@@ -3,7 +3,7 @@
 // one names a position inside the text (or 0 for an empty or over-long text).
 #include "fuzz_support.hpp"
 
-#include "kernelrank/rational.hpp"
+#include "kernelrank/core/rational.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = fuzz_bytes(data, size);

@@ -4,7 +4,7 @@
 // forms and keep every bit beyond the width clear; rejections name a position in the text.
 #include "fuzz_support.hpp"
 
-#include "kernelrank/token.hpp"
+#include "kernelrank/core/token.hpp"
 
 namespace {
 

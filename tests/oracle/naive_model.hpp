@@ -17,12 +17,12 @@
 
 #include "naive_parametric.hpp"  // NaiveOutcome
 
-#include "kernelrank/instance.hpp"
-#include "kernelrank/model.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/rank_model.hpp"
-#include "kernelrank/rank_task.hpp"
-#include "kernelrank/rational.hpp"
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/models/model.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/search/rank_model.hpp"
+#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/core/rational.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -22,9 +22,9 @@
 // (2r + 2d + 1)(m + 1) parameters.
 #pragma once
 
-#include "kernelrank/instance.hpp"
-#include "kernelrank/model_forms.hpp"
-#include "kernelrank/rational.hpp"
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/models/model_forms.hpp"
+#include "kernelrank/core/rational.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -6,11 +6,11 @@
 #include "oracle/naive_parametric.hpp"
 #include "train/torch_head.hpp"
 
-#include "kernelrank/evaluate.hpp"
-#include "kernelrank/family_bound.hpp"
-#include "kernelrank/model_safetensors.hpp"
-#include "kernelrank/train.hpp"
-#include "kernelrank/trained_verification.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/models/model_safetensors.hpp"
+#include "kernelrank/train/train.hpp"
+#include "kernelrank/eval/trained_verification.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,0 +1,39 @@
+// The best certified lower bound on the feature rank of T(m,n) from every source the
+// checker has a rule for: the code bound (trace or dominance rule), the order argument
+// (r >= 2 from T(4,3), r >= 3 from T(5,3)), inherited by every larger m through the
+// zero-padding embedding, the linear-dependence argument (r >= floor(m/2) for m = 4..17),
+// and the one-row bound r >= 1. Every candidate's certificate
+// is verified in memory by the checker's library before it can win.
+#pragma once
+
+#include "kernelrank/bounds/bound_search.hpp"
+#include "kernelrank/bounds/certificate.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kernelrank {
+
+enum class BoundSource { Code, Order, InheritedOrder, Dependence, OneRow };
+std::string to_string(BoundSource source);
+
+struct SourcedCandidate {
+  BoundSource source = BoundSource::Code;
+  Integer bound = 0;
+  std::string certificate;  // checker-verified text
+  std::string description;  // one line for people
+};
+
+struct SourcedBound {
+  SourcedCandidate best;
+  std::vector<SourcedCandidate> candidates;  // every source that gave a bound, best first on ties as chosen
+  std::optional<BoundSearchResult> code;     // the code search, when some construction applied
+  std::string code_reason;                   // why the code search gave nothing, when it did not
+};
+
+// Ties go to the code bound, then the direct order argument, then inheritance, then the
+// dependence argument, so that a bound the code already gives keeps its (format 1) certificate.
+SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearchOptions& options);
+
+}  // namespace kernelrank

@@ -1,0 +1,569 @@
+// The transcript bound of theory.md L7 (see include/kernelrank/bounds/transcript.hpp and
+// docs/transcript.md): how many different messages the keys' side of any finite-alphabet
+// model must be able to send so that the query side can read every Min-IP answer.
+//
+// Cube: D = the number of distinct answer vectors over all contexts, by brute force or by
+// counting antichains (the two are cross-checked where both run). Family: contexts and
+// queries are read off the instances; a grid gives D exactly, any other family a clique of
+// pairwise-conflicting contexts. Every "independent answers" figure is checked on the
+// queries and contexts it names before it is reported.
+#include "kernelrank/core/binomial.hpp"
+#include "kernelrank/bounds/transcript.hpp"
+
+#include "kernelrank/core/errors.hpp"
+
+#include <boost/multiprecision/integer.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace kernelrank {
+namespace {
+
+constexpr int kMaxCubeLength = 1000;  // the checker's longest sequence
+// Cube independence claims with at most this many combinations are checked one by one.
+constexpr std::uint64_t kMaxEnumeratedCombinations = std::uint64_t{1} << 16;
+
+void require_cube_parameters(int m, int n) {
+  if (m < 1) throw UsageError("--m must be at least 1, found " + std::to_string(m));
+  if (m > kMaxTranscriptCubeWidth)
+    throw UsageError("--m must be at most " + std::to_string(kMaxTranscriptCubeWidth) + ", found " +
+                     std::to_string(m));
+  if (n < 1) throw UsageError("--n must be at least 1, found " + std::to_string(n));
+  if (n > kMaxCubeLength)
+    throw UsageError("--n must be at most " + std::to_string(kMaxCubeLength) + ", found " +
+                     std::to_string(n));
+}
+
+Integer power(std::uint64_t base, std::uint64_t exponent) {
+  return boost::multiprecision::pow(Integer(base), static_cast<unsigned>(exponent));
+}
+
+// The largest antichain of {0,1}^m has C(m, floor(m/2)) members (Sperner).
+Integer lattice_width(int m) { return binomial(Integer(m), static_cast<std::uint64_t>(m / 2)); }
+
+// Number of k-antichains of {0,1}^m for 2 <= k <= kMaxAntichainCountSize. Write an
+// ordered k-tuple of sets as m columns p in {0,1}^k (p_s = 1: the coordinate is in set s).
+// Set s is not inside set t iff some column has p_s = 1, p_t = 0. Inclusion-exclusion
+// over the set E of ordered pairs (s,t) for which no such column exists: the columns
+// allowed are those with p_s <= p_t on E, N(E) of them, so the ordered count is
+// sum_E (-1)^|E| N(E)^m. Pairwise incomparable sets are distinct, so divide by k!.
+Integer antichains_of_size(int m, int k) {
+  std::vector<std::pair<int, int>> ordered_pairs;
+  for (int s = 0; s < k; ++s)
+    for (int t = 0; t < k; ++t)
+      if (s != t) ordered_pairs.push_back({s, t});
+  const int pair_count = static_cast<int>(ordered_pairs.size());
+  const int patterns = 1 << k;
+  std::vector<std::uint32_t> violated(patterns, 0);  // pairs (s,t) with p_s = 1, p_t = 0
+  for (int p = 0; p < patterns; ++p)
+    for (int e = 0; e < pair_count; ++e)
+      if ((p >> ordered_pairs[e].first & 1) && !(p >> ordered_pairs[e].second & 1))
+        violated[p] |= std::uint32_t{1} << e;
+  std::vector<std::int64_t> coefficient(patterns + 1, 0);  // by N(E)
+  for (std::uint32_t subset = 0; subset < (std::uint32_t{1} << pair_count); ++subset) {
+    int allowed = 0;
+    for (int p = 0; p < patterns; ++p) allowed += (violated[p] & subset) == 0;
+    coefficient[allowed] += std::popcount(subset) % 2 == 0 ? 1 : -1;
+  }
+  Integer ordered = 0;
+  for (int allowed = 0; allowed <= patterns; ++allowed)
+    if (coefficient[allowed] != 0)
+      ordered += Integer(coefficient[allowed]) * power(static_cast<std::uint64_t>(allowed), m);
+  Integer factorial = 1;
+  for (int i = 2; i <= k; ++i) factorial *= i;
+  if (ordered < 0 || ordered % factorial != 0)
+    throw InternalError("antichain count: the ordered count " + ordered.str() +
+                        " is not a nonnegative multiple of " + factorial.str());
+  return ordered / factorial;
+}
+
+// ---- independent answers in the cube ---------------------------------------------
+
+// t(q,K) = min(|q|, <q,key>) for K = n-1 >= 1 copies of `key`.
+int answer_against_copies(const Token& query, const Token& key) {
+  return std::min(query.weight(), inner(query, key));
+}
+
+Token block_prefix(int m, int block, int weight, int ones) {
+  Token token(m);
+  for (int i = 0; i < ones; ++i) token.set(block * weight + i, true);
+  return token;
+}
+
+IndependentAnswers cube_independent_answers(int m, int n) {
+  IndependentAnswers result;
+  if (n == 1) {
+    // One context (no key besides the query): every answer is |q|, a single value.
+    result.verified = "enumerated";
+    return result;
+  }
+  // q = floor(m/w) disjoint blocks of weight w, answers 0..w: the best w.
+  int best_weight = 1;
+  Integer best = 0;
+  for (int w = 1; w <= m; ++w) {
+    const Integer product = power(static_cast<std::uint64_t>(w + 1), static_cast<std::uint64_t>(m / w));
+    if (product > best) {
+      best = product;
+      best_weight = w;
+    }
+  }
+  const int w = best_weight;
+  const int blocks = m / w;
+  result.queries = blocks;
+  result.values = w + 1;
+  result.product = best;
+  result.block_weight = w;
+  for (int b = 0; b < blocks; ++b) result.query_tokens.push_back(block_prefix(m, b, w, w));
+  result.value_sets.assign(blocks, std::vector<int>(w + 1));
+  for (auto& values : result.value_sets) std::iota(values.begin(), values.end(), 0);
+
+  if (best <= kMaxEnumeratedCombinations) {
+    // Build every combination's context (n-1 copies of one token) and read its answers.
+    std::vector<int> digits(blocks, 0);
+    std::uint64_t realised = 0;
+    while (true) {
+      Token key(m);
+      for (int b = 0; b < blocks; ++b)
+        for (int i = 0; i < digits[b]; ++i) key.set(b * w + i, true);
+      for (int b = 0; b < blocks; ++b)
+        if (answer_against_copies(result.query_tokens[b], key) != digits[b])
+          throw InternalError("transcript: a cube combination is not realised at block " +
+                              std::to_string(b + 1));
+      ++realised;
+      int b = blocks - 1;
+      while (b >= 0 && digits[b] == w) digits[b--] = 0;
+      if (b < 0) break;
+      ++digits[b];
+    }
+    if (Integer(realised) != best) throw InternalError("transcript: combination count mismatch");
+    result.verified = "enumerated";
+    return result;
+  }
+  // Blockwise: the blocks are pairwise disjoint, and for each block and value v the witness
+  // part (the first v coordinates of the block) lies inside the block and meets its query in
+  // v coordinates. <q_b, .> is additive over disjoint parts, so the union of one part per
+  // block answers v_b at every query q_b, for every combination, at any n >= 2.
+  std::vector<char> covered(m, 0);
+  for (int b = 0; b < blocks; ++b) {
+    const Token& query = result.query_tokens[b];
+    for (int i = 0; i < m; ++i)
+      if (query.get(i)) {
+        if (covered[i]) throw InternalError("transcript: cube blocks overlap");
+        covered[i] = 1;
+      }
+    const Token outside = query.complement();
+    for (int v = 0; v <= w; ++v) {
+      const Token part = block_prefix(m, b, w, v);
+      if (inner(part, query) != v || inner(part, outside) != 0 ||
+          answer_against_copies(query, part) != v)
+        throw InternalError("transcript: a cube block witness fails at block " + std::to_string(b + 1));
+    }
+  }
+  result.verified = "blockwise";
+  return result;
+}
+
+// ---- families ----------------------------------------------------------------------
+
+using Cells = std::vector<std::pair<int, int>>;  // (query id, answer), sorted by query id
+
+std::optional<int> answer_of(const Cells& cells, int query) {
+  const auto it = std::lower_bound(cells.begin(), cells.end(), std::pair<int, int>{query, -1});
+  if (it == cells.end() || it->first != query) return std::nullopt;
+  return it->second;
+}
+
+// Some query present with both contexts answers differently.
+bool conflict(const Cells& a, const Cells& b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (i->first < j->first) {
+      ++i;
+    } else if (j->first < i->first) {
+      ++j;
+    } else {
+      if (i->second != j->second) return true;
+      ++i, ++j;
+    }
+  }
+  return false;
+}
+
+struct ContextHash {
+  std::size_t operator()(const std::vector<Token>& tokens) const {
+    std::size_t h = tokens.size();
+    for (const Token& t : tokens) h = h * 1000003u ^ TokenHash{}(t);
+    return h;
+  }
+};
+
+struct FamilyTable {
+  std::vector<Token> queries;                  // by id, first appearance
+  std::vector<std::vector<Token>> contexts;    // by id, first appearance
+  std::vector<Cells> rows;                     // by context id
+  std::vector<std::vector<std::pair<std::size_t, int>>> by_query;  // (context, answer)
+};
+
+FamilyTable tabulate(const Family& family) {
+  FamilyTable table;
+  std::unordered_map<Token, int, TokenHash> query_id;
+  std::unordered_map<std::vector<Token>, std::size_t, ContextHash> context_id;
+  for (const Instance& instance : family.instances) {
+    const Token& query = instance.tokens[instance.query];
+    std::vector<Token> context;
+    context.reserve(instance.tokens.size() - 1);
+    for (int j = 0; j < instance.length(); ++j)
+      if (j != instance.query) context.push_back(instance.tokens[j]);
+    std::sort(context.begin(), context.end());
+    const auto [q, new_query] = query_id.try_emplace(query, static_cast<int>(table.queries.size()));
+    if (new_query) table.queries.push_back(query);
+    const auto [c, new_context] = context_id.try_emplace(context, table.contexts.size());
+    if (new_context) {
+      table.contexts.push_back(std::move(context));
+      table.rows.emplace_back();
+    }
+    table.rows[c->second].push_back({q->second, min_ip_target(instance)});
+  }
+  table.by_query.resize(table.queries.size());
+  for (std::size_t c = 0; c < table.rows.size(); ++c) {
+    Cells& cells = table.rows[c];
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    for (std::size_t i = 1; i < cells.size(); ++i)
+      if (cells[i].first == cells[i - 1].first)  // the answer is a function of (q, K)
+        throw InternalError("transcript: one (query, context) pair with two answers");
+    for (const auto& [q, answer] : cells) table.by_query[q].push_back({c, answer});
+  }
+  return table;
+}
+
+// Greedy search for q queries whose answers take `values` values each in every
+// combination, over contexts present with all of them. Queries are tried once each, most
+// frequent first: a query that fails against the chosen set fails against any larger one
+// (it would need every old combination with each of its values), so one pass suffices.
+IndependentAnswers greedy_independent(const FamilyTable& table, int values,
+                                      const std::vector<int>& query_order) {
+  IndependentAnswers result;
+  result.values = values;
+  const std::size_t contexts = table.rows.size();
+  std::vector<char> alive(contexts, 1);          // present with every chosen query, in range
+  std::vector<std::uint64_t> code(contexts, 0);  // the combination, mixed radix `values`
+  std::uint64_t alive_count = contexts;
+  std::uint64_t combinations = 1;                // values^(chosen queries)
+  std::vector<int> chosen;
+  for (int q : query_order) {
+    const auto& column = table.by_query[q];
+    if (combinations > alive_count / static_cast<std::uint64_t>(values)) break;  // cannot grow
+    // For each answer u of q: the combinations realised together with u.
+    std::map<int, std::unordered_set<std::uint64_t>> realised;
+    for (const auto& [c, answer] : column)
+      if (alive[c]) realised[answer].insert(code[c]);
+    std::vector<int> full;
+    for (const auto& [answer, codes] : realised)
+      if (codes.size() == combinations) full.push_back(answer);
+    if (static_cast<int>(full.size()) < values) continue;
+    full.resize(values);  // the smallest `values` of them
+    std::vector<char> next_alive(contexts, 0);
+    alive_count = 0;
+    for (const auto& [c, answer] : column) {
+      if (!alive[c]) continue;
+      const auto it = std::find(full.begin(), full.end(), answer);
+      if (it == full.end()) continue;
+      next_alive[c] = 1;
+      code[c] = code[c] * values + static_cast<std::uint64_t>(it - full.begin());
+      ++alive_count;
+    }
+    alive.swap(next_alive);
+    combinations *= values;
+    chosen.push_back(q);
+    result.value_sets.push_back(full);
+  }
+  result.queries = static_cast<int>(chosen.size());
+  result.product = power(static_cast<std::uint64_t>(values), chosen.size());
+  for (int q : chosen) result.query_tokens.push_back(table.queries[q]);
+  result.witness_contexts.assign(combinations, contexts);
+  for (std::size_t c = 0; c < contexts; ++c)
+    if (alive[c] && result.witness_contexts[code[c]] == contexts) result.witness_contexts[code[c]] = c;
+  // Re-read every combination's answers from its witness context.
+  for (std::uint64_t combo = 0; combo < combinations; ++combo) {
+    const std::size_t c = result.witness_contexts[combo];
+    if (c == contexts) throw InternalError("transcript: a combination has no witness context");
+    std::uint64_t rest = combo;
+    for (int i = result.queries - 1; i >= 0; --i) {
+      const int expected = result.value_sets[i][rest % values];
+      rest /= values;
+      if (answer_of(table.rows[c], chosen[i]) != expected)
+        throw InternalError("transcript: a witness context does not give its combination");
+    }
+  }
+  result.verified = "enumerated";
+  return result;
+}
+
+IndependentAnswers family_independent_answers(const FamilyTable& table) {
+  std::vector<int> order(table.queries.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return table.by_query[a].size() > table.by_query[b].size();
+  });
+  int most_values = 1;
+  for (const auto& column : table.by_query) {
+    std::set<int> answers;
+    for (const auto& cell : column) answers.insert(cell.second);
+    most_values = std::max(most_values, static_cast<int>(answers.size()));
+  }
+  IndependentAnswers best;  // q = 0: product 1
+  best.verified = "enumerated";
+  if (!table.rows.empty()) best.witness_contexts = {0};
+  for (int values = 2; values <= most_values; ++values) {
+    IndependentAnswers found = greedy_independent(table, values, order);
+    if (found.product > best.product) best = std::move(found);
+  }
+  return best;
+}
+
+// Greedy clique of the conflict graph: contexts in order of conflict degree (largest
+// first, ties by first appearance), each kept when it conflicts with all kept so far,
+// starting from `seed` (pairwise-conflicting already).
+std::vector<std::size_t> greedy_clique(const FamilyTable& table, const std::vector<std::size_t>& order,
+                                       std::vector<std::size_t> seed) {
+  std::vector<char> in_clique(table.rows.size(), 0);
+  for (std::size_t c : seed) in_clique[c] = 1;
+  for (std::size_t c : order) {
+    if (in_clique[c]) continue;
+    bool all = true;
+    for (std::size_t kept : seed)
+      if (!conflict(table.rows[c], table.rows[kept])) {
+        all = false;
+        break;
+      }
+    if (all) {
+      seed.push_back(c);
+      in_clique[c] = 1;
+    }
+  }
+  return seed;
+}
+
+// Greedy colouring in the same order: each context joins the first class it conflicts with
+// no member of. Contexts of one class can share a transcript (the query side reads the
+// answer common to the class), so the class count bounds the least number from above.
+std::uint64_t greedy_colouring(const FamilyTable& table, const std::vector<std::size_t>& order) {
+  std::vector<std::vector<std::size_t>> classes;
+  for (std::size_t c : order) {
+    bool placed = false;
+    for (auto& members : classes) {
+      bool compatible = true;
+      for (std::size_t other : members)
+        if (conflict(table.rows[c], table.rows[other])) {
+          compatible = false;
+          break;
+        }
+      if (compatible) {
+        members.push_back(c);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) classes.push_back({c});
+  }
+  return classes.size();
+}
+
+}  // namespace
+
+Log2Interval log2_interval(const Integer& value) {
+  if (value < 1) throw InternalError("log2 of a number below 1");
+  const std::uint64_t low = boost::multiprecision::msb(value);
+  const bool power_of_two = boost::multiprecision::lsb(value) == low;
+  return {low, power_of_two ? low : low + 1};
+}
+
+CubeCountMethod parse_cube_count_method(const std::string& text) {
+  if (text == "auto") return CubeCountMethod::Auto;
+  if (text == "brute-force") return CubeCountMethod::BruteForce;
+  if (text == "antichains") return CubeCountMethod::Antichains;
+  throw UsageError("--method must be auto, brute-force or antichains, found '" + text + "'");
+}
+
+Integer cube_context_count(int m, int n) {
+  require_cube_parameters(m, n);
+  const Integer tokens = Integer(1) << m;
+  return binomial(tokens + (n - 2), static_cast<std::uint64_t>(n - 1));
+}
+
+bool cube_brute_force_feasible(int m, int n) {
+  if (m < 1 || m > 24 || n < 1 || n > kMaxCubeLength) return false;
+  return cube_context_count(m, n) * (Integer(1) << m) <= kMaxTranscriptCells;
+}
+
+bool cube_antichain_count_feasible(int m, int n) {
+  if (m < 1 || m > kMaxTranscriptCubeWidth || n < 1 || n > kMaxCubeLength) return false;
+  return n - 1 <= kMaxAntichainCountSize || lattice_width(m) <= kMaxAntichainCountSize;
+}
+
+Integer cube_answer_vectors_brute_force(int m, int n) {
+  require_cube_parameters(m, n);
+  if (!cube_brute_force_feasible(m, n))
+    throw ResourceError("brute force over T(" + std::to_string(m) + "," + std::to_string(n) +
+                        ") visits " + cube_context_count(m, n).str() + " contexts x 2^" +
+                        std::to_string(m) + " queries, above " + std::to_string(kMaxTranscriptCells) +
+                        " answer cells; lower --m or --n, or use --method antichains (n <= 6)");
+  const std::uint32_t universe = std::uint32_t{1} << m;
+  const int keys = n - 1;
+  std::unordered_set<std::string> vectors;
+  std::vector<std::uint32_t> context(keys, 0);  // nondecreasing token indices: a multiset
+  std::string row(universe, '\0');
+  while (true) {
+    for (std::uint32_t q = 0; q < universe; ++q) {
+      int answer = std::popcount(q);  // <q,q>: the query's own position
+      for (std::uint32_t x : context) answer = std::min(answer, std::popcount(q & x));
+      row[q] = static_cast<char>(answer);
+    }
+    vectors.insert(row);
+    int i = keys - 1;
+    while (i >= 0 && context[i] == universe - 1) --i;
+    if (i < 0) break;
+    ++context[i];
+    for (int j = i + 1; j < keys; ++j) context[j] = context[i];
+  }
+  return Integer(vectors.size());
+}
+
+Integer cube_answer_vectors_antichains(int m, int n) {
+  require_cube_parameters(m, n);
+  if (!cube_antichain_count_feasible(m, n))
+    throw ResourceError("the antichain count handles antichains of at most " +
+                        std::to_string(kMaxAntichainCountSize) + " members (--n <= " +
+                        std::to_string(kMaxAntichainCountSize + 1) + ") unless --m <= 3; use " +
+                        "--method brute-force or lower --n");
+  if (n == 1) return 1;  // no key besides the query: every answer is |q|
+  const Integer width = lattice_width(m);
+  Integer total = Integer(1) << m;  // antichains of one member: the single tokens
+  for (int k = 2; k <= n - 1; ++k) {
+    if (Integer(k) > width) break;  // no antichain is larger than the width
+    total += antichains_of_size(m, k);
+  }
+  return total;
+}
+
+CubeTranscriptResult cube_transcript_bound(int m, int n, CubeCountMethod method, bool cross_check) {
+  require_cube_parameters(m, n);
+  CubeTranscriptResult result;
+  result.m = m;
+  result.n = n;
+  result.contexts = cube_context_count(m, n);
+  result.queries = Integer(1) << m;
+  if (method == CubeCountMethod::Auto)
+    method = cube_antichain_count_feasible(m, n) ? CubeCountMethod::Antichains : CubeCountMethod::BruteForce;
+  if (method == CubeCountMethod::Antichains) {
+    result.answer_vectors = cube_answer_vectors_antichains(m, n);
+    result.method = "antichain count";
+  } else {
+    result.answer_vectors = cube_answer_vectors_brute_force(m, n);
+    result.method = "brute force";
+  }
+  if (cross_check) {
+    if (!cube_brute_force_feasible(m, n) || !cube_antichain_count_feasible(m, n))
+      throw ResourceError("--cross-check needs both brute force (at most " +
+                          std::to_string(kMaxTranscriptCells) +
+                          " answer cells) and the antichain count (n <= 6 or m <= 3) at T(" +
+                          std::to_string(m) + "," + std::to_string(n) + "); lower --m or drop --cross-check");
+    const Integer other = method == CubeCountMethod::Antichains ? cube_answer_vectors_brute_force(m, n)
+                                                                : cube_answer_vectors_antichains(m, n);
+    if (other != result.answer_vectors)
+      throw InternalError("transcript: brute force and the antichain count disagree at T(" +
+                          std::to_string(m) + "," + std::to_string(n) + ")");
+    result.cross_checked = true;
+  }
+  result.bits = log2_interval(result.answer_vectors);
+  result.independent = cube_independent_answers(m, n);
+  if (result.independent.product > result.answer_vectors)
+    throw InternalError("transcript: more independent combinations than answer vectors");
+  result.independent_bits = log2_interval(result.independent.product);
+  return result;
+}
+
+FamilyTranscriptResult family_transcript_bound(const Family& family) {
+  FamilyTranscriptResult result;
+  result.m = family.m;
+  result.n = family.n;
+  result.instances = family.instances.size();
+  FamilyTable table = tabulate(family);
+  result.contexts = table.contexts.size();
+  result.queries = table.queries.size();
+  for (const Cells& cells : table.rows) result.pairs += cells.size();
+  result.independent = family_independent_answers(table);
+  result.independent_bits = log2_interval(result.independent.product);
+
+  result.grid = true;  // vacuously so for an empty family (D = 0: nothing to send)
+  for (const Cells& cells : table.rows)
+    if (cells.size() != table.rows.front().size() ||
+        !std::equal(cells.begin(), cells.end(), table.rows.front().begin(),
+                    [](const auto& a, const auto& b) { return a.first == b.first; }))
+      result.grid = false;
+  if (result.grid) {
+    // Every query meets every context: distinct rows need distinct transcripts and equal
+    // rows can share one, so the count is exact.
+    std::set<std::vector<int>> distinct;
+    for (const Cells& cells : table.rows) {
+      std::vector<int> answers;
+      for (const auto& cell : cells) answers.push_back(cell.second);
+      distinct.insert(std::move(answers));
+    }
+    result.answer_vectors = distinct.size();
+    result.transcripts_upper = distinct.size();
+    result.exact = true;
+  } else {
+    // Degrees, the clique and the colouring each compare at most every pair of contexts.
+    const double work = 3 * static_cast<double>(result.contexts - 1) * static_cast<double>(result.pairs);
+    if (work > kMaxConflictWork)
+      throw ResourceError("the family has " + std::to_string(result.contexts) + " contexts in " +
+                          std::to_string(result.pairs) +
+                          " (query, context) pairs and is not a grid; comparing every pair of "
+                          "contexts would take about " + std::to_string(static_cast<long long>(work)) +
+                          " steps, above " + std::to_string(static_cast<long long>(kMaxConflictWork)) +
+                          "; use a smaller --family");
+    std::vector<std::uint64_t> degree(result.contexts, 0);
+    for (std::size_t a = 0; a < result.contexts; ++a)
+      for (std::size_t b = a + 1; b < result.contexts; ++b)
+        if (conflict(table.rows[a], table.rows[b])) ++degree[a], ++degree[b];
+    std::vector<std::size_t> order(result.contexts);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return degree[a] > degree[b]; });
+    std::vector<std::size_t> plain = greedy_clique(table, order, {});
+    std::vector<std::size_t> seeded = greedy_clique(table, order, result.independent.witness_contexts);
+    if (seeded.size() > plain.size()) {
+      result.clique = std::move(seeded);
+      result.clique_source = "independent answers, extended greedily";
+    } else {
+      result.clique = std::move(plain);
+      result.clique_source = "greedy";
+    }
+    for (std::size_t i = 0; i < result.clique.size(); ++i)
+      for (std::size_t j = i + 1; j < result.clique.size(); ++j)
+        if (!conflict(table.rows[result.clique[i]], table.rows[result.clique[j]]))
+          throw InternalError("transcript: two contexts of the clique do not conflict");
+    result.answer_vectors = result.clique.size();
+    result.transcripts_upper = greedy_colouring(table, order);
+    if (result.transcripts_upper < result.clique.size())
+      throw InternalError("transcript: a colouring with fewer classes than a clique");
+    result.exact = result.transcripts_upper == result.clique.size();
+  }
+  if (result.contexts > 0 && result.independent.product > result.answer_vectors)
+    throw InternalError("transcript: more independent combinations than the transcript bound");
+  result.bits = result.answer_vectors >= 1 ? log2_interval(result.answer_vectors) : Log2Interval{};
+  result.context_tokens = std::move(table.contexts);
+  return result;
+}
+
+}  // namespace kernelrank

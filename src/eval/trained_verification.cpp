@@ -1,0 +1,36 @@
+// Exact verdicts for trained models, with float/exact disagreements (trained_verification.hpp).
+#include "kernelrank/eval/trained_verification.hpp"
+
+#include "kernelrank/core/errors.hpp"
+
+#include <cmath>
+
+namespace kernelrank {
+
+SplitVerification verify_split(const Model& exact_model, const Family& family,
+                               const std::vector<double>& float_outputs, std::size_t max_listed) {
+  if (float_outputs.size() != family.instances.size())
+    throw InternalError("verify_split: " + std::to_string(float_outputs.size()) +
+                        " float outputs for " + std::to_string(family.instances.size()) +
+                        " instances");
+  SplitVerification out;
+  out.instances = family.instances.size();
+  EvalOptions options;
+  options.max_failures = 1;
+  out.exact = evaluate_family(exact_model, family, options);
+  for (std::size_t i = 0; i < family.instances.size(); ++i) {
+    const Instance& instance = family.instances[i];
+    const int target = min_ip_target(instance);
+    const double y = float_outputs[i];
+    const bool float_fails = !(std::fabs(y - target) < 0.5);
+    if (float_fails) ++out.float_failing;
+    const InstanceOutcome exact = evaluate_instance(exact_model, instance);
+    if (exact.fails() == float_fails) continue;
+    ++out.disagreement_count;
+    if (out.disagreements.size() < max_listed)
+      out.disagreements.push_back({instance, target, y, exact.output, float_fails, exact.fails()});
+  }
+  return out;
+}
+
+}  // namespace kernelrank

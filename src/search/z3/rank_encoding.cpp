@@ -1,0 +1,286 @@
+// The two nonlinear encodings of a rank-r realisation over a subset W of the
+// row instances (docs/search.md, "Encodings").
+//
+// E1, feature-readout: variables U (query features), V (key features) and the
+// readout table F; alpha(q,z) = <u_q, v_z>; each instance asks
+// |sum_j alpha_j (F_j - t)| < (1/2) sum_j alpha_j, a degree-3 constraint.
+// Row scaling is fixed by alpha(q,q) = 1 when the task holds the instance
+// (q, q, ..., q): its denominator n alpha(q,q) must be nonzero, so alpha(q,q) > 0
+// under NK, and multiplying u_q by a positive constant changes no output.
+// Otherwise (families) the sum of alpha(q,.) over the row's keys in W is fixed
+// to 1 (positive because some instance of the row has a positive denominator).
+// E1 may be seeded with the L2 inequalities k(W + (n-1)A) > (n-1-k)(g-1)(W + (n-1)B),
+// which the task's own instances imply, so adding them is sound.
+//
+// E2, kernel-product: variables U, V and P = alpha.F (the readout is
+// eliminated); each instance asks |sum_j P_j - t sum_j alpha_j| < (1/2) sum_j alpha_j,
+// degree 2, with P_qz = 0 wherever alpha(q,z) = 0 (a disjunction). Row scaling
+// is fixed differently: sum_k u_qk = 1 for PF, sum over the row's keys in W
+// of alpha(q,.) = 1 for NK. No lemmas.
+//
+// Symmetry breaking (both WLOG): permuting the r features changes nothing, so
+// E1 sorts them by their value at the all-ones token (E2: at the all-zero
+// token); permuting the cube's coordinates maps models to models and fixes
+// both of those tokens, so E1 also sorts the first key feature over the m
+// singletons (E2: over the m co-singletons). The coordinate order is applied
+// to the cube only.
+#include "search/z3/rank_encoding.hpp"
+
+#include "kernelrank/core/errors.hpp"
+#include "search/z3/z3_rational.hpp"
+
+#include <z3++.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <map>
+
+namespace kernelrank {
+
+std::string z3_version() { return Z3_get_full_version(); }
+
+}  // namespace kernelrank
+
+namespace kernelrank::detail {
+namespace {
+
+class EncodingBuilder {
+ public:
+  EncodingBuilder(const EncodingRequest& request, z3::context& ctx, z3::solver& solver)
+      : req_(request), task_(*request.task), ctx_(ctx), solver_(solver) {}
+
+  void build() {
+    const bool e1 = req_.kind == EncodingKind::FeatureReadout;
+    // Rows and their keys within W.
+    std::map<std::uint32_t, std::set<std::uint32_t>> keys_in_w;
+    for (std::size_t id : req_.working) {
+      const RankInstance& inst = task_.instances.at(id);
+      keys_in_w[inst.query].insert(inst.keys.begin(), inst.keys.end());
+    }
+    bool planted = false;
+    for (const auto& [q, keys] : keys_in_w) {
+      // Class constraints on the pairs W uses (PF constraints come with the variables).
+      if (req_.search_class == SearchClass::NK)
+        for (std::uint32_t z : keys) add(alpha(q, z) >= 0);
+      if (!e1)
+        for (std::uint32_t z : keys) add(alpha(q, z) > 0 || product(q, z) == 0);
+      // Row normalisation.
+      if (e1 && has_self_instance(q)) {
+        add(alpha(q, q) == 1);
+      } else if (!e1 && req_.search_class == SearchClass::PF) {
+        z3::expr sum = ctx_.real_val(0);
+        for (const z3::expr& u : query(q)) sum = sum + u;
+        add(sum == 1);
+      } else {
+        z3::expr sum = ctx_.real_val(0);
+        for (std::uint32_t z : keys) sum = sum + alpha(q, z);
+        add(sum == 1);
+      }
+      if (req_.plant_contradiction && e1 && !planted) {
+        // Test hook: alpha(q,q) = 1 (or a row sum of 1) together with alpha(q,q) = 2.
+        add(alpha(q, q) == 2);
+        add(alpha(q, q) == 1);
+        planted = true;
+      }
+    }
+    for (const auto& [q, z] : req_.nk_pairs)
+      if (req_.search_class == SearchClass::NK) add(alpha(q, z) >= 0);
+    // The instances.
+    for (std::size_t id : req_.working) {
+      const RankInstance& inst = task_.instances[id];
+      z3::expr den = ctx_.real_val(0), num = ctx_.real_val(0);
+      for (std::uint32_t z : inst.keys) {
+        den = den + alpha(inst.query, z);
+        num = num + (e1 ? alpha(inst.query, z) * readout(inst.query, z) : product(inst.query, z));
+      }
+      const z3::expr centred = num - ctx_.real_val(inst.target) * den;
+      add(2 * centred < den);
+      add(2 * centred > -den);
+    }
+    if (e1 && req_.lemmas && req_.facts) add_lemmas(keys_in_w);
+    if (req_.symmetry) add_symmetry_breaking(e1);
+  }
+
+  const std::map<std::uint32_t, std::vector<z3::expr>>& key_vars() const { return key_; }
+  std::size_t variables() const { return variables_; }
+  std::size_t constraints() const { return constraints_; }
+
+ private:
+  void add(const z3::expr& constraint) {
+    solver_.add(constraint);
+    ++constraints_;
+  }
+
+  z3::expr fresh(const std::string& name, bool nonnegative) {
+    z3::expr v = ctx_.real_const(name.c_str());
+    ++variables_;
+    if (nonnegative) add(v >= 0);
+    return v;
+  }
+
+  const std::vector<z3::expr>& features(std::map<std::uint32_t, std::vector<z3::expr>>& table, char prefix,
+                                        std::uint32_t token) {
+    auto it = table.find(token);
+    if (it == table.end()) {
+      std::vector<z3::expr> vars;
+      for (int k = 0; k < req_.r; ++k)
+        vars.push_back(fresh(std::string(1, prefix) + "_" + task_.tokens[token].to_string() + "_" + std::to_string(k + 1),
+                             req_.search_class == SearchClass::PF));
+      it = table.emplace(token, std::move(vars)).first;
+    }
+    return it->second;
+  }
+  const std::vector<z3::expr>& query(std::uint32_t q) { return features(query_, 'u', q); }
+  const std::vector<z3::expr>& key(std::uint32_t z) { return features(key_, 'v', z); }
+
+  z3::expr alpha(std::uint32_t q, std::uint32_t z) {
+    const auto found = alpha_.find({q, z});
+    if (found != alpha_.end()) return found->second;
+    const auto& u = query(q);
+    const auto& v = key(z);
+    z3::expr sum = u[0] * v[0];
+    for (int k = 1; k < req_.r; ++k) sum = sum + u[static_cast<std::size_t>(k)] * v[static_cast<std::size_t>(k)];
+    alpha_.emplace(std::make_pair(q, z), sum);
+    return sum;
+  }
+
+  z3::expr pair_var(std::map<std::pair<std::uint32_t, std::uint32_t>, z3::expr>& table, const char* prefix,
+                    std::uint32_t q, std::uint32_t z) {
+    auto it = table.find({q, z});
+    if (it == table.end())
+      it = table.emplace(std::make_pair(q, z), fresh(std::string(prefix) + "_" + task_.tokens[q].to_string() + "_" +
+                                                         task_.tokens[z].to_string(), false)).first;
+    return it->second;
+  }
+  z3::expr readout(std::uint32_t q, std::uint32_t z) { return pair_var(readout_, "f", q, z); }
+  z3::expr product(std::uint32_t q, std::uint32_t z) { return pair_var(product_, "p", q, z); }
+
+  bool has_self_instance(std::uint32_t q) const {
+    RankInstance self;
+    self.query = q;
+    self.keys.assign(static_cast<std::size_t>(task_.n), q);
+    const auto it = std::lower_bound(task_.instances.begin(), task_.instances.end(), self,
+                                     [](const RankInstance& x, const RankInstance& y) {
+                                       return x.query != y.query ? x.query < y.query : x.keys < y.keys;
+                                     });
+    return it != task_.instances.end() && it->query == q && it->keys == self.keys;
+  }
+
+  void add_lemmas(const std::map<std::uint32_t, std::set<std::uint32_t>>& keys_in_w) {
+    const int n = task_.n;
+    for (const DominationFact& f : *req_.facts) {
+      const auto row = keys_in_w.find(f.query);
+      if (row == keys_in_w.end() || !row->second.count(f.larger) || !row->second.count(f.smaller)) continue;
+      const z3::expr w = alpha(f.query, f.query);
+      const z3::expr lhs = ctx_.real_val(f.k) * (w + ctx_.real_val(n - 1) * alpha(f.query, f.larger));
+      const z3::expr rhs = ctx_.real_val((n - 1 - f.k) * (f.gap - 1)) * (w + ctx_.real_val(n - 1) * alpha(f.query, f.smaller));
+      add(lhs > rhs);
+    }
+  }
+
+  void add_symmetry_breaking(bool e1) {
+    const std::uint32_t size = static_cast<std::uint32_t>(task_.tokens.size());
+    if (size == 0) return;
+    // Feature order at one token.
+    const std::uint32_t anchor = task_.cube ? (e1 ? size - 1 : 0) : (e1 ? 0 : size - 1);
+    if (req_.r >= 2) {
+      const auto& v = key(anchor);
+      for (int k = 0; k + 1 < req_.r; ++k) add(v[static_cast<std::size_t>(k)] >= v[static_cast<std::size_t>(k + 1)]);
+    }
+    // Coordinate order on the cube (m singletons or co-singletons).
+    if (task_.cube && task_.m >= 2) {
+      std::vector<std::uint32_t> tokens;
+      for (int i = 0; i < task_.m; ++i) {
+        const std::uint32_t single = 1U << (task_.m - 1 - i);
+        tokens.push_back(e1 ? single : (size - 1) ^ single);
+      }
+      for (std::size_t i = 0; i + 1 < tokens.size(); ++i) add(key(tokens[i])[0] >= key(tokens[i + 1])[0]);
+    }
+  }
+
+  const EncodingRequest& req_;
+  const RankTask& task_;
+  z3::context& ctx_;
+  z3::solver& solver_;
+  std::map<std::uint32_t, std::vector<z3::expr>> query_, key_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, z3::expr> alpha_, readout_, product_;
+  std::size_t variables_ = 0, constraints_ = 0;
+};
+
+// Midpoint of Z3's rational bracket of an algebraic number at `digits` decimals.
+Rational algebraic_midpoint(const z3::expr& value, unsigned digits) {
+  const Rational low = rational_from_z3(value.algebraic_lower(digits));
+  const Rational high = rational_from_z3(value.algebraic_upper(digits));
+  return (low + high) / 2;
+}
+
+}  // namespace
+
+EncodingAnswer solve_encoding(const EncodingRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  EncodingAnswer answer;
+  z3::context ctx;
+  z3::solver solver(ctx, "QF_NRA");
+  z3::params params(ctx);
+  if (request.timeout_ms > 0) params.set("timeout", request.timeout_ms);
+  if (request.rlimit > 0)
+    params.set("rlimit", static_cast<unsigned>(std::min<unsigned long long>(request.rlimit, UINT_MAX)));
+  solver.set(params);
+  EncodingBuilder builder(request, ctx, solver);
+  builder.build();
+  answer.variables = builder.variables();
+  answer.constraints = builder.constraints();
+  if (request.want_smt2) answer.smt2 = solver.to_smt2();
+  const z3::check_result result = solver.check();
+  answer.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (result == z3::unsat) {
+    answer.answer = "unsat";
+    return answer;
+  }
+  if (result == z3::unknown) {
+    answer.answer = "unknown";
+    answer.reason = solver.reason_unknown();
+    return answer;
+  }
+  answer.answer = "sat";
+  const z3::model model = solver.get_model();
+  const std::size_t size = request.task->tokens.size();
+  const auto r = static_cast<std::size_t>(request.r);
+  // Tokens without variables are unconstrained by W: give them all-ones features.
+  std::vector<std::vector<z3::expr>> values;
+  bool algebraic = false;
+  for (const auto& [token, vars] : builder.key_vars()) {
+    std::vector<z3::expr> row;
+    for (const z3::expr& v : vars) {
+      row.push_back(model.eval(v, true));
+      if (row.back().is_algebraic()) algebraic = true;
+      else if (!row.back().is_numeral()) throw InternalError("Z3 gave a non-numeral feature value " + row.back().to_string());
+    }
+    values.push_back(std::move(row));
+  }
+  answer.algebraic = algebraic;
+  const std::vector<unsigned> precisions = algebraic ? std::vector<unsigned>{8, 16, 32, 64} : std::vector<unsigned>{0};
+  for (unsigned digits : precisions) {
+    RationalMatrix table(size, RationalVector(r, Rational(1)));
+    std::size_t i = 0;
+    for (const auto& [token, vars] : builder.key_vars()) {
+      for (std::size_t k = 0; k < r; ++k) {
+        const z3::expr& value = values[i][k];
+        if (!value.is_algebraic()) {
+          table[token][k] = rational_from_z3(value);
+        } else {
+          table[token][k] = algebraic_midpoint(value, digits);
+          // Keep PF candidates nonnegative: the upper bracket end is above the value.
+          if (request.search_class == SearchClass::PF && table[token][k] < 0)
+            table[token][k] = rational_from_z3(value.algebraic_upper(digits));
+        }
+      }
+      ++i;
+    }
+    answer.key_features.push_back(std::move(table));
+  }
+  return answer;
+}
+
+}  // namespace kernelrank::detail
