@@ -56,11 +56,11 @@ TEST_CASE("amplification: values worked by hand for n = 3") {
   const AmplificationTable table(3, 12);
   CHECK_FALSE(table.at(1).has_value());  // a gap of 1 gives no bound
   CHECK(table.at(0)->factor == 1);
-  CHECK(table.at(2)->factor == 1);   // one part of 2: factor 1
-  CHECK(table.at(4)->factor == 3);   // 4 alone: 3; 2+2: 1
-  CHECK(table.at(8)->factor == 9);   // 4+4 beats 8 (7) and 5+3 (8)
-  CHECK(table.at(10)->factor == 16); // 5+5
-  CHECK(table.at(12)->factor == 27); // 4+4+4 beats 6+6 (25)
+  CHECK(table.at(2)->factor == 1);    // one part of 2: factor 1
+  CHECK(table.at(4)->factor == 3);    // 4 alone: 3; 2+2: 1
+  CHECK(table.at(8)->factor == 9);    // 4+4 beats 8 (7) and 5+3 (8)
+  CHECK(table.at(10)->factor == 16);  // 5+5
+  CHECK(table.at(12)->factor == 27);  // 4+4+4 beats 6+6 (25)
   CHECK(gap_domination_factor(3, 4) == 3);
   CHECK(gap_domination_factor(5, 3, 2) == Rational(2 * 2, 2));
   CHECK(gap_domination_factor(6, 2, 3) == Rational(2, 3));

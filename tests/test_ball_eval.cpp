@@ -1,13 +1,13 @@
 // Ball-arithmetic evaluation of real heads (ball_eval.hpp), checked against two paths that
 // share nothing with it: the exact rational evaluator for rational feature maps, and a
 // 60-digit decimal float (Boost's cpp_dec_float, not Arb) for elu1, exp and softmax.
-#include "kernelrank/eval/ball_eval.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/ball_eval.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/real_head.hpp"
 
-#include <boost/multiprecision/cpp_dec_float.hpp>
 #include <doctest/doctest.h>
+#include <boost/multiprecision/cpp_dec_float.hpp>
 
 #include <random>
 
@@ -58,13 +58,15 @@ RealHead random_head(std::mt19937_64& rng, FeatureMap map, int m, int dk, int d)
 
 std::vector<Instance> cube_instances(int m, int n) {
   std::vector<Instance> all;
-  for_each_sequence(std::uint64_t{1} << m, n, QueryMode::All, [&](const std::vector<std::uint32_t>& idx, int q) {
-    Instance instance;
-    for (std::uint32_t i : idx) instance.tokens.push_back(Token::from_index(m, i));
-    instance.query = q;
-    all.push_back(instance);
-    return true;
-  });
+  for_each_sequence(std::uint64_t{1} << m, n, QueryMode::All,
+                    [&](const std::vector<std::uint32_t>& idx, int q) {
+                      Instance instance;
+                      for (std::uint32_t i : idx)
+                        instance.tokens.push_back(Token::from_index(m, i));
+                      instance.query = q;
+                      all.push_back(instance);
+                      return true;
+                    });
   return all;
 }
 
@@ -122,12 +124,15 @@ Decimal decimal_output(const RealHead& head, const Instance& instance) {
 
 }  // namespace
 
-TEST_CASE("ball eval: 20 random relu/square heads agree with the exact path, and every ball holds the exact value") {
+TEST_CASE(
+    "ball eval: 20 random relu/square heads agree with the exact path, and every ball holds the "
+    "exact value") {
   std::mt19937_64 rng(20261201);
   const std::vector<Instance> instances = cube_instances(2, 3);
   int decided = 0, defined = 0;
   for (int h = 0; h < 20; ++h) {
-    const RealHead head = random_head(rng, h % 2 == 0 ? FeatureMap::Relu : FeatureMap::Square, 2, 3, 2);
+    const RealHead head =
+        random_head(rng, h % 2 == 0 ? FeatureMap::Relu : FeatureMap::Square, 2, 3, 2);
     const auto model = exact_model(head);
     for (const Instance& instance : instances) {
       const InstanceOutcome exact = evaluate_instance(*model, instance);
@@ -194,7 +199,9 @@ TEST_CASE("ball eval: elu1, exp and softmax balls hold a 60-digit decimal evalua
   }
 }
 
-TEST_CASE("ball eval: an output within 1e-12 of the band edge is decided at higher precision or left undecided") {
+TEST_CASE(
+    "ball eval: an output within 1e-12 of the band edge is decided at higher precision or left "
+    "undecided") {
   std::mt19937_64 rng(3);
   RealHead head = random_head(rng, FeatureMap::Elu1, 3, 4, 3);
   Instance instance;
@@ -238,7 +245,8 @@ TEST_CASE("ball eval: the report does not depend on the thread count") {
   CHECK(a.passing == b.passing);
   CHECK(a.max_error_hi == b.max_error_hi);
   REQUIRE(a.failures.size() == b.failures.size());
-  for (std::size_t i = 0; i < a.failures.size(); ++i) CHECK(a.failures[i].instance == b.failures[i].instance);
+  for (std::size_t i = 0; i < a.failures.size(); ++i)
+    CHECK(a.failures[i].instance == b.failures[i].instance);
   REQUIRE(a.worst);
   CHECK(a.worst->instance == b.worst->instance);
 }

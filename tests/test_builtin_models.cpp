@@ -1,8 +1,8 @@
 // Built-in models: L1 (rank1-mean), L5 (softmax) and L6 (product) by brute force.
-#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 
 #include <doctest/doctest.h>
 
@@ -105,10 +105,11 @@ TEST_CASE("builtin: parameters are validated") {
   CHECK_THROWS_AS(make_builtin_model("rank1-mean", 4, {{"n", "3x"}}), UsageError);
   CHECK_THROWS_AS(make_builtin_model("rank2", 4, {}), UsageError);
   CHECK_THROWS_AS(make_product(kMaxProductWidth + 1, Rational(3)), ResourceError);
-  CHECK(make_builtin_model("softmax", 4, {{"base", "5/2"}})->kernel(parse_token("1100"), parse_token("1110"), 0, 0) ==
-        Rational(4, 25));
-  CHECK_THROWS_AS(make_softmax(4, Rational(3))->kernel(parse_token("110"), parse_token("1100"), 0, 0),
-                  ModelDomainError);
+  CHECK(make_builtin_model("softmax", 4, {{"base", "5/2"}})
+            ->kernel(parse_token("1100"), parse_token("1110"), 0, 0) == Rational(4, 25));
+  CHECK_THROWS_AS(
+      make_softmax(4, Rational(3))->kernel(parse_token("110"), parse_token("1100"), 0, 0),
+      ModelDomainError);
 }
 
 // Found by fuzz_model_text (UBSan): the readout computed n * overlap in int.

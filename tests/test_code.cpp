@@ -201,10 +201,10 @@ TEST_CASE("code: invalid parameters are usage errors naming the parameter") {
   CHECK(contains(message_of<UsageError>([] { lexicode(-3, 2, 2); }), "width m"));
   CHECK(contains(message_of<UsageError>([] { random_greedy_code(8, 9, 2, 1); }), "weight w"));
   CHECK(contains(message_of<UsageError>([] { random_greedy_code(8, 4, 0, 1); }), "distance d"));
-  CHECK(contains(message_of<UsageError>([] { random_greedy_code(8, 4, 2, 1, 0); }),
-                 "max_failures"));
-  CHECK(contains(message_of<UsageError>([] { random_greedy_code(8, 4, 2, 1, 10, 0); }),
-                 "max_words"));
+  CHECK(
+      contains(message_of<UsageError>([] { random_greedy_code(8, 4, 2, 1, 0); }), "max_failures"));
+  CHECK(
+      contains(message_of<UsageError>([] { random_greedy_code(8, 4, 2, 1, 10, 0); }), "max_words"));
 }
 
 // ---- Lexicode -----------------------------------------------------------------
@@ -438,7 +438,7 @@ TEST_CASE("code: malformed code files name the line") {
   CHECK(input_error_line("0101\n0121\n") == 2);               // not a 0/1 character
   CHECK(input_error_line("0101\n0011 1100\n") == 2);          // two fields
   CHECK(input_error_line("0101\nabcd\n") == 2);
-  CHECK(input_error_line("") == 0);                           // no words at all
+  CHECK(input_error_line("") == 0);  // no words at all
   CHECK(input_error_line("# only a comment\n\n") == 0);
   CHECK(input_error_line("0101\n") == -1);
   CHECK(contains(message_of<InputError>([] { parse_code("f", "0101\n0121\n"); }), "'2'"));
@@ -482,10 +482,9 @@ TEST_CASE("golay: 4096 codewords, linear, weight enumerator 1/759/2576/759/1") {
   all.words = words;
   const CodeStatistics s = code_statistics(all);
   CHECK(s.min_distance == 8);
-  CHECK(s.distance_distribution == std::map<int, std::uint64_t>{{8, 4096 * 759 / 2},
-                                                                {12, 4096 * 2576 / 2},
-                                                                {16, 4096 * 759 / 2},
-                                                                {24, 4096 / 2}});
+  CHECK(s.distance_distribution ==
+        std::map<int, std::uint64_t>{
+            {8, 4096 * 759 / 2}, {12, 4096 * 2576 / 2}, {16, 4096 * 759 / 2}, {24, 4096 / 2}});
 }
 
 TEST_CASE("golay: octads and dodecads") {

@@ -4,16 +4,16 @@
 // argument. Each case names the mutant keys it kills (`scripts/mutation/mutants.py show
 // KEY` prints the mutation). Expectations are worked by hand.
 #include "kernelrank/bounds/amplification.hpp"
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/bounds/domination_check.hpp"
-#include "kernelrank/core/errors.hpp"
-#include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/token.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/search/order_argument.hpp"
-#include "kernelrank/bounds/rank_bound.hpp"
 #include "kernelrank/search/rank_task.hpp"
-#include "kernelrank/core/token.hpp"
 
 #include <doctest/doctest.h>
 
@@ -43,12 +43,14 @@ void expect_usage_error(Call call, const std::string& fragment) {
 
 std::vector<Token> cube(int m) {
   std::vector<Token> tokens;
-  for (std::uint64_t i = 0; i < (std::uint64_t{1} << m); ++i) tokens.push_back(Token::from_index(m, i));
+  for (std::uint64_t i = 0; i < (std::uint64_t{1} << m); ++i)
+    tokens.push_back(Token::from_index(m, i));
   return tokens;
 }
 
 // The L2 inequality, written out: k (W + (n-1) A) > (n-1-k)(g-1) (W + (n-1) B).
-bool naive_l2_holds(const Rational& w, const Rational& a, const Rational& b, int n, int gap, int k) {
+bool naive_l2_holds(const Rational& w, const Rational& a, const Rational& b, int n, int gap,
+                    int k) {
   const Rational left = Rational(k) * (w + Rational(n - 1) * a);
   const Rational right = Rational((n - 1 - k) * (gap - 1)) * (w + Rational(n - 1) * b);
   return left > right;
@@ -62,7 +64,8 @@ TabularModel small_integer_model(int m, std::mt19937_64& rng, const Rational& sc
   const std::size_t size = tokens.size();
   RationalMatrix kernel(size, RationalVector(size)), readout(size, RationalVector(size));
   for (std::size_t i = 0; i < size; ++i)
-    for (std::size_t j = 0; j < size; ++j) kernel[i][j] = Rational(static_cast<long>(rng() % 4)) * scale;
+    for (std::size_t j = 0; j < size; ++j)
+      kernel[i][j] = Rational(static_cast<long>(rng() % 4)) * scale;
   return TabularModel(m, tokens, kernel, readout);
 }
 
@@ -75,7 +78,8 @@ Integer brute_force_r(int n, int gap) {
       if (product > best) best = product;
       return;
     }
-    for (int part = 2; part <= left; ++part) extend(left - part, product * Integer((n - 2) * (part - 1)));
+    for (int part = 2; part <= left; ++part)
+      extend(left - part, product * Integer((n - 2) * (part - 1)));
   };
   extend(gap, Integer(1));
   return best;
@@ -103,8 +107,8 @@ NaiveBound naive_bound(const std::vector<BoundRow>& rows, int n, int precision) 
         ++result.histogram[gap[i][j]];
       } else if (result.usable) {
         result.usable = false;
-        result.first_bad = "rows " + std::to_string(i + 1) + " and " + std::to_string(j + 1) + " have gap " +
-                           std::to_string(gap[i][j]) + " < 2";
+        result.first_bad = "rows " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                           " have gap " + std::to_string(gap[i][j]) + " < 2";
       }
     }
   if (!result.usable) return result;
@@ -139,7 +143,8 @@ TEST_CASE("core mutation kills: gap_domination_factor refuses n < 3, k outside 1
   expect_usage_error([] { (void)gap_domination_factor(2, 2, 1); }, "gap domination needs n >= 3");
   expect_usage_error([] { (void)gap_domination_factor(3, 2, 0); }, "S3_k needs 1 <= k <= n-2");
   expect_usage_error([] { (void)gap_domination_factor(3, 2, 2); }, "S3_k needs 1 <= k <= n-2");
-  expect_usage_error([] { (void)gap_domination_factor(3, 1, 1); }, "gap domination needs a gap >= 2");
+  expect_usage_error([] { (void)gap_domination_factor(3, 1, 1); },
+                     "gap domination needs a gap >= 2");
   // In range: (n-1-k)(g-1)/k.
   CHECK(gap_domination_factor(3, 2, 1) == Rational(1));
   CHECK(gap_domination_factor(5, 4, 3) == Rational(1 * 3, 3));
@@ -150,8 +155,18 @@ TEST_CASE("core mutation kills: gap_domination_factor refuses n < 3, k outside 1
 // Pamplification-20f0d3, Pamplification-5caada: the table needs n >= 3 and max_gap >= 0;
 // max_gap = 0 is a table with R(0) = 1 only.
 TEST_CASE("core mutation kills: AmplificationTable guards and the one-entry table") {
-  expect_usage_error([] { const AmplificationTable table(2, 4); (void)table; }, "amplification needs n >= 3");
-  expect_usage_error([] { const AmplificationTable table(3, -1); (void)table; }, "max gap must be >= 0");
+  expect_usage_error(
+      [] {
+        const AmplificationTable table(2, 4);
+        (void)table;
+      },
+      "amplification needs n >= 3");
+  expect_usage_error(
+      [] {
+        const AmplificationTable table(3, -1);
+        (void)table;
+      },
+      "max gap must be >= 0");
   const AmplificationTable table(3, 0);
   CHECK(table.max_gap() == 0);
   REQUIRE(table.at(0));
@@ -250,10 +265,11 @@ TEST_CASE("core mutation kills: the domination checks count exactly the violated
       const FamilyAnalysis analysis = analyse_family(family, false);
       std::uint64_t family_violated = 0;
       for (const FamilyStep& step : analysis.steps)
-        family_violated += naive_l2_holds(model.kernel(step.q, step.q, 0, 0), model.kernel(step.q, step.a, 0, 1),
-                                          model.kernel(step.q, step.b, 0, 1), n, step.gap, step.k)
-                               ? 0
-                               : 1;
+        family_violated +=
+            naive_l2_holds(model.kernel(step.q, step.q, 0, 0), model.kernel(step.q, step.a, 0, 1),
+                           model.kernel(step.q, step.b, 0, 1), n, step.gap, step.k)
+                ? 0
+                : 1;
       const DominationReport from_family = check_domination_family(model, family, 1000);
       CHECK(from_family.checked == analysis.steps.size());
       CHECK(from_family.violated == family_violated);
@@ -275,17 +291,22 @@ TEST_CASE("core mutation kills: the domination checks count exactly the violated
 
 // Pdomination_check-923e7d, Pdomination_check-f5154f, Pdomination_check-1f6086: the
 // family check needs n >= 3 and a position-independent model.
-TEST_CASE("core mutation kills: check_domination_family refuses n < 3 and position-dependent models") {
+TEST_CASE(
+    "core mutation kills: check_domination_family refuses n < 3 and position-dependent models") {
   const auto softmax = make_softmax(2, Rational(3));
   const Family short_family{2, 2, {Instance{{parse_token("11"), parse_token("00")}, 0}}};
-  expect_usage_error([&] { (void)check_domination_family(*softmax, short_family); }, "gap domination needs n >= 3");
+  expect_usage_error([&] { (void)check_domination_family(*softmax, short_family); },
+                     "gap domination needs n >= 3");
   const std::vector<Token> tokens = cube(2);
   const RationalMatrix ones(4, RationalVector(4, Rational(1)));
-  const TabularModel dependent(2, tokens, 3, std::vector<std::vector<RationalMatrix>>(3, std::vector<RationalMatrix>(3, ones)),
-                               std::vector<std::vector<RationalMatrix>>(3, std::vector<RationalMatrix>(3, ones)));
+  const TabularModel dependent(
+      2, tokens, 3,
+      std::vector<std::vector<RationalMatrix>>(3, std::vector<RationalMatrix>(3, ones)),
+      std::vector<std::vector<RationalMatrix>>(3, std::vector<RationalMatrix>(3, ones)));
   REQUIRE(dependent.position_dependent());
   const Family family{2, 3, {}};
-  expect_usage_error([&] { (void)check_domination_family(dependent, family); }, "position-independent models only");
+  expect_usage_error([&] { (void)check_domination_family(dependent, family); },
+                     "position-independent models only");
 }
 
 // Pdomination_check-da0cb0: describe_violation on an inequality that holds (softmax base
@@ -391,23 +412,34 @@ TEST_CASE("core mutation kills: trace and dominance sums on rows with <q_i, c_i>
 // than kMaxBoundRows rows (a resource limit, tested before n), n < 3, the precision.
 // 200000 rows are allowed, so that call stops at n = 2.
 TEST_CASE("core mutation kills: certify_rank_bound's guards and their order") {
-  expect_usage_error([] { (void)certify_rank_bound({}, 3, BoundRule::Trace); }, "a rank bound needs at least one row");
+  expect_usage_error([] { (void)certify_rank_bound({}, 3, BoundRule::Trace); },
+                     "a rank bound needs at least one row");
   const BoundRow row{parse_token("10"), parse_token("01")};
   std::vector<BoundRow> many(kMaxBoundRows, row);
-  expect_usage_error([&] { (void)certify_rank_bound(many, 2, BoundRule::Trace); }, "rank bounds need n >= 3");
+  expect_usage_error([&] { (void)certify_rank_bound(many, 2, BoundRule::Trace); },
+                     "rank bounds need n >= 3");
   many.push_back(row);
   CHECK_THROWS_AS(certify_rank_bound(many, 2, BoundRule::Trace), ResourceError);
-  expect_usage_error([&] { (void)certify_rank_bound({row}, 2, BoundRule::Dominance); }, "rank bounds need n >= 3");
-  expect_usage_error([&] { (void)certify_rank_bound({row}, 3, BoundRule::Trace, -1); }, "precision must be in 0..256");
-  expect_usage_error([&] { (void)certify_rank_bound({row}, 3, BoundRule::Trace, 257); }, "precision must be in 0..256");
+  expect_usage_error([&] { (void)certify_rank_bound({row}, 2, BoundRule::Dominance); },
+                     "rank bounds need n >= 3");
+  expect_usage_error([&] { (void)certify_rank_bound({row}, 3, BoundRule::Trace, -1); },
+                     "precision must be in 0..256");
+  expect_usage_error([&] { (void)certify_rank_bound({row}, 3, BoundRule::Trace, 257); },
+                     "precision must be in 0..256");
   CHECK(certify_rank_bound({row}, 3, BoundRule::Trace, 256).applicable);
   CHECK(certify_rank_bound({row}, 3, BoundRule::Trace, 0).applicable);
   const BoundRow narrow{parse_token("1"), parse_token("0")};
-  expect_usage_error([&] { (void)certify_rank_bound({row, narrow}, 3, BoundRule::Trace); },
-                     "all row tokens must have the same width");
+  expect_usage_error(
+      [&] {
+        (void)certify_rank_bound({row, narrow}, 3, BoundRule::Trace);
+      },
+      "all row tokens must have the same width");
   const BoundRow narrow_query{parse_token("10"), parse_token("0")};
-  expect_usage_error([&] { (void)certify_rank_bound({row, narrow_query}, 3, BoundRule::Trace); },
-                     "all row tokens must have the same width");
+  expect_usage_error(
+      [&] {
+        (void)certify_rank_bound({row, narrow_query}, 3, BoundRule::Trace);
+      },
+      "all row tokens must have the same width");
 }
 
 // Prank_bound-b8aee4, Prank_bound-8753c9: a gap of m is counted in the histogram (slot
@@ -468,8 +500,9 @@ TEST_CASE("core mutation kills: the order argument's block condition is NK's onl
   Family family;
   family.m = 8;
   family.n = 3;
-  for (const auto& [q_text, o_text] : {std::pair{"00110000", "11000000"}, std::pair{"11000000", "00110000"},
-                                       std::pair{"00000011", "00001100"}, std::pair{"00001100", "00000011"}}) {
+  for (const auto& [q_text, o_text] :
+       {std::pair{"00110000", "11000000"}, std::pair{"11000000", "00110000"},
+        std::pair{"00000011", "00001100"}, std::pair{"00001100", "00000011"}}) {
     const Token q = parse_token(q_text), o = parse_token(o_text);
     family.instances.push_back({{q, q, q}, 0});
     family.instances.push_back({{q, o, o}, 0});

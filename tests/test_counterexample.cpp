@@ -1,12 +1,12 @@
 // Counterexamples: proof-guided for models below the bound, exhaustive otherwise;
 // every reported instance is confirmed here by the naive oracles (tests/oracle/), which
 // evaluate it from the definition without the library's evaluator.
-#include "kernelrank/models/builtin_models.hpp"
-#include "kernelrank/core/code.hpp"
 #include "kernelrank/bounds/counterexample.hpp"
-#include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
 #include "kernelrank/bounds/witness.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/models/model_forms.hpp"
 
 #include "oracle/naive_model.hpp"
 #include "oracle/naive_parametric.hpp"
@@ -36,12 +36,14 @@ TabularModel random_tabular(int m, int r, bool positive_features, std::uint64_t 
   for (auto* M : {&U, &V})
     for (auto& row : *M)
       for (auto& x : row)
-        x = positive_features ? Rational(static_cast<long>(rng() % 5)) : Rational(static_cast<long>(rng() % 7) - 3);
+        x = positive_features ? Rational(static_cast<long>(rng() % 5))
+                              : Rational(static_cast<long>(rng() % 7) - 3);
   RationalMatrix kernel(T, RationalVector(T)), readout(T, RationalVector(T));
   Rational lowest = 0;
   for (std::size_t i = 0; i < T; ++i)
     for (std::size_t j = 0; j < T; ++j) {
-      for (int k = 0; k < r; ++k) kernel[i][j] += U[i][static_cast<std::size_t>(k)] * V[j][static_cast<std::size_t>(k)];
+      for (int k = 0; k < r; ++k)
+        kernel[i][j] += U[i][static_cast<std::size_t>(k)] * V[j][static_cast<std::size_t>(k)];
       lowest = std::min(lowest, kernel[i][j]);
       readout[i][j] = Rational(static_cast<long>(rng() % (2 * static_cast<unsigned>(m) + 1)), 2);
     }
@@ -80,7 +82,8 @@ TEST_CASE("counterexample: random low-rank NK and PF tables on small cubes") {
   for (int m : {4, 5, 6}) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       for (bool pf : {true, false}) {
-        const TabularModel model = random_tabular(m, 1, pf, seed * 31 + static_cast<std::uint64_t>(m));
+        const TabularModel model =
+            random_tabular(m, 1, pf, seed * 31 + static_cast<std::uint64_t>(m));
         const Counterexample c = find_counterexample(model, CounterexampleOptions{3});
         CAPTURE(m);
         CAPTURE(seed);
@@ -131,7 +134,8 @@ TEST_CASE("counterexample: softmax base 3 solves, so none exists") {
   WitnessOptions options;
   const Witness w = build_witness(lexicode(12, 6, 8).words, options);
   const auto softmax12 = make_softmax(12, Rational(3));
-  const Counterexample on_family = find_counterexample(*softmax12, w.family, CounterexampleOptions{3});
+  const Counterexample on_family =
+      find_counterexample(*softmax12, w.family, CounterexampleOptions{3});
   CHECK_FALSE(on_family.failing);
   CHECK(on_family.exhaustive_solves);
 }
@@ -148,7 +152,8 @@ TEST_CASE("counterexample: family path finds the failing step instance") {
 TEST_CASE("counterexample: outside NK falls back to exhaustive search and says so") {
   // A kernel with a negative entry on the cube {0,1}^2.
   const std::vector<Token> tokens = cube(2);
-  RationalMatrix kernel(4, RationalVector(4, Rational(1))), readout(4, RationalVector(4, Rational(0)));
+  RationalMatrix kernel(4, RationalVector(4, Rational(1))),
+      readout(4, RationalVector(4, Rational(0)));
   kernel[3][0] = -1;
   const TabularModel model(2, tokens, kernel, readout);
   const Counterexample c = find_counterexample(model, CounterexampleOptions{3});

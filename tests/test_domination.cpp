@@ -1,8 +1,8 @@
 // The L2 inequality checker, and L2's tightness by exact linear feasibility.
 #include "kernelrank/bounds/amplification.hpp"
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/bounds/domination_check.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/search/readout_feasibility.hpp"
 
@@ -88,7 +88,8 @@ TEST_CASE("domination: L2 is tight (exact linear feasibility on S1, S2, S3)") {
     k[0][2] = 1;  // B
     return k;
   };
-  const ReadoutFeasibility above = find_readout(4, tokens, kernel_with(Rational(5, 2) + Rational(1, 1000)), family);
+  const ReadoutFeasibility above =
+      find_readout(4, tokens, kernel_with(Rational(5, 2) + Rational(1, 1000)), family);
   CHECK(above.status == FeasibilityStatus::Feasible);
   REQUIRE(above.model);
   const ReadoutFeasibility at = find_readout(4, tokens, kernel_with(Rational(5, 2)), family);

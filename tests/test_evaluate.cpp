@@ -55,8 +55,9 @@ Rational random_entry(std::mt19937_64& rng, int style) {
   return value;
 }
 
-std::unique_ptr<MapModel> random_model(std::mt19937_64& rng, int m, const std::vector<Token>& universe,
-                                       bool position_dependent, int n, int style) {
+std::unique_ptr<MapModel> random_model(std::mt19937_64& rng, int m,
+                                       const std::vector<Token>& universe, bool position_dependent,
+                                       int n, int style) {
   auto model = std::make_unique<MapModel>(m, universe, position_dependent, n);
   const int blocks = position_dependent ? n : 1;
   for (const Token& q : universe)
@@ -75,7 +76,8 @@ struct Naive {
 };
 
 // Direct transcription of theory.md §2 over every sequence and query.
-Naive naive_evaluate(const Model& model, const std::vector<Token>& universe, int n, QueryMode mode) {
+Naive naive_evaluate(const Model& model, const std::vector<Token>& universe, int n,
+                     QueryMode mode) {
   Naive result;
   std::vector<std::size_t> idx(static_cast<std::size_t>(n), 0);
   while (true) {
@@ -102,7 +104,8 @@ Naive naive_evaluate(const Model& model, const std::vector<Token>& universe, int
       if (!result.max_error || error > *result.max_error) result.max_error = error;
     }
     int p = n - 1;
-    while (p >= 0 && idx[static_cast<std::size_t>(p)] + 1 == universe.size()) idx[static_cast<std::size_t>(p--)] = 0;
+    while (p >= 0 && idx[static_cast<std::size_t>(p)] + 1 == universe.size())
+      idx[static_cast<std::size_t>(p--)] = 0;
     if (p < 0) break;
     ++idx[static_cast<std::size_t>(p)];
   }
@@ -152,7 +155,8 @@ TEST_CASE("evaluate: fast path equals a naive rational loop on random models") {
 
 TEST_CASE("evaluate: family evaluation reports exact outputs worked by hand") {
   // alpha = 1 everywhere, F_q(z) = <q,z>: y is the mean overlap.
-  std::vector<Token> universe{parse_token("00"), parse_token("01"), parse_token("10"), parse_token("11")};
+  std::vector<Token> universe{parse_token("00"), parse_token("01"), parse_token("10"),
+                              parse_token("11")};
   MapModel model(2, universe, false, 3);
   for (const Token& q : universe)
     for (const Token& z : universe) {
@@ -160,8 +164,10 @@ TEST_CASE("evaluate: family evaluation reports exact outputs worked by hand") {
       model.readout_[model.key(q, z, 0, 0)] = inner(q, z);
     }
   Family family{2, 3, {}};
-  family.instances.push_back({{parse_token("11"), parse_token("01"), parse_token("10")}, 0});  // (2+1+1)/3, t=1
-  family.instances.push_back({{parse_token("11"), parse_token("00"), parse_token("11")}, 0});  // (2+0+2)/3, t=0
+  family.instances.push_back(
+      {{parse_token("11"), parse_token("01"), parse_token("10")}, 0});  // (2+1+1)/3, t=1
+  family.instances.push_back(
+      {{parse_token("11"), parse_token("00"), parse_token("11")}, 0});  // (2+0+2)/3, t=0
   const EvalReport report = evaluate_family(model, family, EvalOptions{});
   CHECK(report.instances == 2);
   CHECK(report.failing == 1);

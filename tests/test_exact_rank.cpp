@@ -47,9 +47,11 @@ TEST_CASE("rank: random low-rank products agree with naive elimination") {
     std::vector<std::vector<Rational>> u(rows, std::vector<Rational>(inner)),
         v(inner, std::vector<Rational>(cols));
     for (auto& r : u)
-      for (auto& x : r) x = Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(1 + rng() % 5));
+      for (auto& x : r)
+        x = Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(1 + rng() % 5));
     for (auto& r : v)
-      for (auto& x : r) x = Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(1 + rng() % 5));
+      for (auto& x : r)
+        x = Rational(static_cast<long>(rng() % 7) - 3, static_cast<long>(1 + rng() % 5));
     std::vector<std::vector<Rational>> product(rows, std::vector<Rational>(cols));
     for (std::size_t i = 0; i < rows; ++i)
       for (std::size_t j = 0; j < cols; ++j)

@@ -36,7 +36,8 @@ TEST_CASE("generate: CSV and JSONL carry the Min-IP target") {
   Family family{3, 3, {{{parse_token("110"), parse_token("011"), parse_token("111")}, 0}}};
   // <110,011> = 1, <110,111> = 2, |110| = 2: target 1.
   CHECK(family_to_csv(family) == "query,x1,x2,x3,target\n1,110,011,111,1\n");
-  CHECK(family_to_jsonl(family) == "{\"query\":1,\"target\":1,\"tokens\":[\"110\",\"011\",\"111\"]}\n");
+  CHECK(family_to_jsonl(family) ==
+        "{\"query\":1,\"target\":1,\"tokens\":[\"110\",\"011\",\"111\"]}\n");
 }
 
 TEST_CASE("generate: too few distinct instances is a resource error") {

@@ -49,9 +49,8 @@ TEST_CASE("instance: enumeration visits every sequence once per query") {
   }
   // Early stop.
   int visits = 0;
-  for_each_sequence(4, 2, QueryMode::First, [&](const std::vector<std::uint32_t>&, int) {
-    return ++visits < 5;
-  });
+  for_each_sequence(4, 2, QueryMode::First,
+                    [&](const std::vector<std::uint32_t>&, int) { return ++visits < 5; });
   CHECK(visits == 5);
 }
 

@@ -6,10 +6,10 @@
 // overlap-profile reduction (theory.md §5), whose hypothesis is checked first: the kernel and
 // the readout are computed from the file for ALL token pairs (q, z) and must depend only on
 // (|q|, <q,z>). Both paths must agree at m = 7.
+#include "kernelrank/core/token.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model.hpp"
 #include "kernelrank/models/model_io.hpp"
-#include "kernelrank/core/token.hpp"
 
 #include <doctest/doctest.h>
 
@@ -37,8 +37,8 @@ class CollectedOverlapForm : public OverlapForm {
  public:
   explicit CollectedOverlapForm(int m)
       : m_(m),
-        kernel_(static_cast<std::size_t>(m + 1), std::vector<std::optional<Rational>>(
-                                                     static_cast<std::size_t>(m + 1))),
+        kernel_(static_cast<std::size_t>(m + 1),
+                std::vector<std::optional<Rational>>(static_cast<std::size_t>(m + 1))),
         readout_(kernel_) {}
 
   void record(int w, int s, const Rational& kernel, const Rational& readout) {
@@ -64,8 +64,7 @@ class CollectedOverlapForm : public OverlapForm {
   Rational readout(int w, int s) const override { return at(readout_, w, s); }
 
  private:
-  static Rational at(const std::vector<std::vector<std::optional<Rational>>>& table, int w,
-                     int s) {
+  static Rational at(const std::vector<std::vector<std::optional<Rational>>>& table, int w, int s) {
     const auto& cell = table.at(static_cast<std::size_t>(w)).at(static_cast<std::size_t>(s));
     if (!cell) throw std::logic_error("overlap table cell not filled");
     return *cell;

@@ -4,8 +4,8 @@
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
 
-#include <algorithm>
 #include <doctest/doctest.h>
+#include <algorithm>
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -300,8 +300,8 @@ TEST_CASE("model-io: malformed JSON names the path, line and column of the bad e
     std::string after;
   };
   const auto line_column = [](const std::string& text, std::size_t offset) {
-    const std::size_t line = 1 + static_cast<std::size_t>(
-                                     std::count(text.begin(), text.begin() + offset, '\n'));
+    const std::size_t line =
+        1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
     const std::size_t newline = text.rfind('\n', offset == 0 ? 0 : offset - 1);
     const std::size_t column =
         newline == std::string::npos || newline >= offset ? offset + 1 : offset - newline;
@@ -336,8 +336,7 @@ TEST_CASE("model-io: malformed JSON names the path, line and column of the bad e
        R"("readout":[]})",
        "\"011\"", "tokens[0]: expected a 0/1 string of width 2", ""},
       // Several lines: the line and the column within it.
-      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,,\n}", ",\n}", "invalid JSON",
-       ""},
+      {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,,\n}", ",\n}", "invalid JSON", ""},
       {"{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,\n  \"m\": 1,\n"
        "  \"tokens\": [\"0\", \"1\"],\n  \"kernel\": [\n    [\"1\", \"1\"],\n    [\"1\", 0.25]\n"
        "  ],\n  \"readout\": [[\"0\", \"0\"], [\"0\", \"1\"]]\n}\n",
@@ -349,8 +348,8 @@ TEST_CASE("model-io: malformed JSON names the path, line and column of the bad e
       // Found by fuzzing: printing a deeply nested value for the error message recursed
       // once per level and overflowed the stack (a segfault at a million levels). The
       // error points at the bracket that opens level 16 (the object is level 0).
-      {R"({"format":)" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}",
-       "[", "JSON nested deeper than 16 levels", R"({"format":)" + std::string(15, '[')},
+      {R"({"format":)" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}", "[",
+       "JSON nested deeper than 16 levels", R"({"format":)" + std::string(15, '[')},
   };
   for (const Case& c : cases) {
     const std::size_t from = c.after.empty() ? 0 : c.contents.find(c.after) + c.after.size();

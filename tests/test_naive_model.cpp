@@ -60,7 +60,8 @@ TEST_CASE("naive model oracle: one instance through the three paths") {
     CHECK_FALSE(outcome.fails);
   }
   // q = 0, keys (0, 1): y = (1*0 + 2*1) / 3 = 2/3 against target 0: it fails.
-  const oracle::NaiveOutcome fails = oracle::naive_rank_outcome(tokens, rank, instance_of({"0", "1"}, 0));
+  const oracle::NaiveOutcome fails =
+      oracle::naive_rank_outcome(tokens, rank, instance_of({"0", "1"}, 0));
   REQUIRE(fails.output);
   CHECK(*fails.output == Rational(2, 3));
   CHECK(fails.fails);
@@ -76,8 +77,8 @@ TEST_CASE("naive model oracle: the cube sweep of T(1,2) and plain ranks") {
   // The four instances with the query first: (0,0): y = F_0(0) = 0, t = 0; (0,1): y = 2/3,
   // t = 0, fails; (1,0): y = 3/7, t = 0; (1,1): y = F_1(1) = 0, t = 1, error 1, fails.
   const TabularModel table = tiny_table();
-  const oracle::NaiveSweep sweep =
-      oracle::naive_cube_sweep(1, 2, [&](const Instance& i) { return oracle::naive_table_outcome(table, i); });
+  const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(
+      1, 2, [&](const Instance& i) { return oracle::naive_table_outcome(table, i); });
   CHECK(sweep.instances == 4);
   CHECK(sweep.failing == 2);
   CHECK(sweep.undefined == 0);
@@ -93,6 +94,7 @@ TEST_CASE("naive model oracle: the cube sweep of T(1,2) and plain ranks") {
   CHECK(oracle::naive_rank({{Rational(1), Rational(2)}, {Rational(2), Rational(4)}}) == 1);
   CHECK(oracle::naive_rank({{Rational(1), Rational(2)}, {Rational(3), Rational(4)}}) == 2);
   CHECK(oracle::naive_rank({{Rational(0), Rational(0)}, {Rational(0), Rational(0)}}) == 0);
-  CHECK(oracle::naive_rank({{Rational(0), Rational(1), Rational(1)}, {Rational(0), Rational(2), Rational(2)},
+  CHECK(oracle::naive_rank({{Rational(0), Rational(1), Rational(1)},
+                            {Rational(0), Rational(2), Rational(2)},
                             {Rational(1), Rational(0), Rational(1)}}) == 2);
 }

@@ -24,9 +24,10 @@ TEST_CASE("parallel_for runs every task exactly once on any number of workers") 
 }
 
 TEST_CASE("parallel_for rethrows a body's exception") {
-  CHECK_THROWS_AS(parallel_for(100, 3, [](std::size_t task, int) {
-                    if (task == 57) throw std::runtime_error("task 57");
-                  }),
+  CHECK_THROWS_AS(parallel_for(100, 3,
+                               [](std::size_t task, int) {
+                                 if (task == 57) throw std::runtime_error("task 57");
+                               }),
                   std::runtime_error);
 }
 
@@ -37,7 +38,8 @@ TEST_CASE("shards: k/K parses canonically and partitions the tasks") {
   CHECK(s.owns(1));
   CHECK(s.owns(4));
   CHECK_FALSE(s.owns(0));
-  for (const char* bad : {"0/3", "4/3", "1/0", "01/3", "1/03", "a/3", "1/", "/3", "2", "1/2/3", "-1/3", "1/1000001"})
+  for (const char* bad :
+       {"0/3", "4/3", "1/0", "01/3", "1/03", "a/3", "1/", "/3", "2", "1/2/3", "-1/3", "1/1000001"})
     CHECK_THROWS_AS(parse_shard(bad), UsageError);
   CHECK(resolve_threads(3) == 3);
   CHECK(resolve_threads(0) >= 1);

@@ -5,10 +5,10 @@
 #include "eval/eval_kernels.hpp"
 #include "eval/tabulated_eval.hpp"
 
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 
 #include <doctest/doctest.h>
 
@@ -54,7 +54,8 @@ class TableModel : public Model {
 // 4 integers near 2^31 (rows on both sides of the narrow limit, wide maxima).
 Rational kernel_entry(std::mt19937_64& rng, int style) {
   switch (style) {
-    case 0: return Rational(static_cast<long>(rng() % 21) - 5, static_cast<long>(1 + rng() % 12));
+    case 0:
+      return Rational(static_cast<long>(rng() % 21) - 5, static_cast<long>(1 + rng() % 12));
     case 1: {
       Rational value(static_cast<long>(rng() % 9), static_cast<long>(1 + rng() % 7));
       if (rng() % 3 == 0) {
@@ -64,19 +65,25 @@ Rational kernel_entry(std::mt19937_64& rng, int style) {
       }
       return value;
     }
-    case 2: return Rational(static_cast<long>(rng() % 4), 1);
-    case 3: return Rational(static_cast<long>(1 + rng() % 10000), 10000);
-    default: return Rational(static_cast<long>((1L << 30) + static_cast<long>(rng() % (1UL << 31))), 1);
+    case 2:
+      return Rational(static_cast<long>(rng() % 4), 1);
+    case 3:
+      return Rational(static_cast<long>(1 + rng() % 10000), 10000);
+    default:
+      return Rational(static_cast<long>((1L << 30) + static_cast<long>(rng() % (1UL << 31))), 1);
   }
 }
 
 Rational readout_entry(std::mt19937_64& rng, int style, int m) {
-  if (style == 3) return Rational(static_cast<long>(rng() % (10000UL * static_cast<unsigned>(m) + 1)), 10000);
-  if (style == 4) return Rational(static_cast<long>(rng() % 7) - 1, static_cast<long>(1 + rng() % 3));
+  if (style == 3)
+    return Rational(static_cast<long>(rng() % (10000UL * static_cast<unsigned>(m) + 1)), 10000);
+  if (style == 4)
+    return Rational(static_cast<long>(rng() % 7) - 1, static_cast<long>(1 + rng() % 3));
   return Rational(static_cast<long>(rng() % 21) - 5, static_cast<long>(1 + rng() % 12));
 }
 
-std::unique_ptr<TableModel> random_model(std::mt19937_64& rng, int m, const std::vector<Token>& universe,
+std::unique_ptr<TableModel> random_model(std::mt19937_64& rng, int m,
+                                         const std::vector<Token>& universe,
                                          bool position_dependent, int n, int style) {
   auto model = std::make_unique<TableModel>(m, universe, position_dependent);
   const int blocks = position_dependent ? n : 1;
@@ -93,8 +100,8 @@ std::unique_ptr<TableModel> random_model(std::mt19937_64& rng, int m, const std:
 // Direct transcription of theory.md §2 over every instance in the documented enumeration
 // order: query positions of the mode, then the query's token, then the other positions'
 // tokens in position order (slowest first).
-EvalReport naive_evaluate(const Model& model, const std::vector<Token>& universe, int n, QueryMode mode,
-                          std::size_t max_failures) {
+EvalReport naive_evaluate(const Model& model, const std::vector<Token>& universe, int n,
+                          QueryMode mode, std::size_t max_failures) {
   EvalReport report;
   report.method = "token set";
   const std::size_t U = universe.size();
@@ -136,7 +143,8 @@ EvalReport naive_evaluate(const Model& model, const std::vector<Token>& universe
         report.worst = outcome;
       }
       int p = n - 1;
-      while (p >= 0 && digits[static_cast<std::size_t>(p)] + 1 == U) digits[static_cast<std::size_t>(p--)] = 0;
+      while (p >= 0 && digits[static_cast<std::size_t>(p)] + 1 == U)
+        digits[static_cast<std::size_t>(p--)] = 0;
       if (p < 0) break;
       ++digits[static_cast<std::size_t>(p)];
     }
@@ -145,7 +153,8 @@ EvalReport naive_evaluate(const Model& model, const std::vector<Token>& universe
 }
 
 bool same_outcome(const InstanceOutcome& a, const InstanceOutcome& b) {
-  return a.instance == b.instance && a.target == b.target && a.output == b.output && a.error == b.error;
+  return a.instance == b.instance && a.target == b.target && a.output == b.output &&
+         a.error == b.error;
 }
 
 void check_same_report(const EvalReport& got, const EvalReport& want) {
@@ -172,15 +181,17 @@ std::vector<Token> random_universe(std::mt19937_64& rng, int m, std::size_t size
 }
 
 // Sharded summaries merged in a scrambled order, through their JSON form.
-EvalSummary merged_shards(const detail::TabulatedModel& table, const Model& model, const std::vector<Token>& universe,
-                          EvalOptions options, std::uint64_t K, int threads) {
+EvalSummary merged_shards(const detail::TabulatedModel& table, const Model& model,
+                          const std::vector<Token>& universe, EvalOptions options, std::uint64_t K,
+                          int threads) {
   EvalSummary merged;
   merged.method = "token set";
   merged.max_failures = options.max_failures;
   for (std::uint64_t i = 0; i < K; ++i) {
     options.shard = Shard{K - i, K};
     options.threads = threads;
-    const EvalSummary part = detail::evaluate_tabulated_summary(table, model, universe, options, "token set");
+    const EvalSummary part =
+        detail::evaluate_tabulated_summary(table, model, universe, options, "token set");
     merge_summary(merged, eval_summary_from_json(eval_summary_to_json(part), "test"));
   }
   return merged;
@@ -192,8 +203,10 @@ TEST_CASE("parallel eval: every engine, thread count and shard split equals the 
   std::mt19937_64 rng(20261201);
   const std::vector<detail::KernelIsa> levels = [] {
     std::vector<detail::KernelIsa> v{detail::KernelIsa::Portable};
-    if (detail::best_kernel_isa() != detail::KernelIsa::Portable) v.push_back(detail::KernelIsa::Avx2);
-    if (detail::best_kernel_isa() == detail::KernelIsa::Avx512) v.push_back(detail::KernelIsa::Avx512);
+    if (detail::best_kernel_isa() != detail::KernelIsa::Portable)
+      v.push_back(detail::KernelIsa::Avx2);
+    if (detail::best_kernel_isa() == detail::KernelIsa::Avx512)
+      v.push_back(detail::KernelIsa::Avx512);
     return v;
   }();
   int trials = 0;
@@ -242,7 +255,8 @@ TEST_CASE("parallel eval: every engine, thread count and shard split equals the 
                 for (int threads : {1, 2, 3}) {
                   options.threads = threads;
                   CAPTURE(threads);
-                  check_same_report(detail::evaluate_tabulated(table, *model, universe, options, "token set", engine),
+                  check_same_report(detail::evaluate_tabulated(table, *model, universe, options,
+                                                               "token set", engine),
                                     want);
                 }
               }
@@ -251,7 +265,8 @@ TEST_CASE("parallel eval: every engine, thread count and shard split equals the 
           detail::set_kernel_isa(detail::best_kernel_isa());
           for (std::uint64_t K : {2U, 3U, 7U}) {
             CAPTURE(K);
-            const EvalSummary merged = merged_shards(table, *model, universe, options, K, 1 + static_cast<int>(K % 2));
+            const EvalSummary merged =
+                merged_shards(table, *model, universe, options, K, 1 + static_cast<int>(K % 2));
             check_same_report(summary_to_report(merged), want);
           }
           ++trials;
@@ -316,7 +331,9 @@ TEST_CASE("parallel eval: profiles and families merge to the unsharded result") 
   for (std::uint64_t i = 0; i < 600; ++i) {
     Instance instance;
     instance.query = static_cast<int>(i % 3);
-    for (int j = 0; j < 3; ++j) instance.tokens.push_back(Token::from_index(3, (i * 7 + static_cast<std::uint64_t>(j) * 3) % 8));
+    for (int j = 0; j < 3; ++j)
+      instance.tokens.push_back(
+          Token::from_index(3, (i * 7 + static_cast<std::uint64_t>(j) * 3) % 8));
     family.instances.push_back(instance);
   }
   EvalOptions fam;
@@ -359,16 +376,19 @@ TEST_CASE("parallel eval: merge_eval_partials checks identity and shard coverage
   options.shard = Shard{};
   const EvalReport whole = evaluate_cube(*model, 3, 3, options);
   check_same_report(summary_to_report(merge_eval_partials(partials).summary), whole);
-  check_same_report(summary_to_report(merge_eval_partials({partials[2], partials[0], partials[1]}).summary), whole);
+  check_same_report(
+      summary_to_report(merge_eval_partials({partials[2], partials[0], partials[1]}).summary),
+      whole);
 
   CHECK_THROWS_WITH_AS(merge_eval_partials({partials[0], partials[1]}, {"a", "b"}),
                        doctest::Contains("shard 3/3 is missing"), UsageError);
-  CHECK_THROWS_WITH_AS(merge_eval_partials({partials[0], partials[1], partials[1]}, {"a", "b", "c"}),
-                       doctest::Contains("given twice (b and c)"), UsageError);
+  CHECK_THROWS_WITH_AS(
+      merge_eval_partials({partials[0], partials[1], partials[1]}, {"a", "b", "c"}),
+      doctest::Contains("given twice (b and c)"), UsageError);
   std::vector<EvalPartial> other = partials;
   other[1].identity.model_sha256 = "def";
-  CHECK_THROWS_WITH_AS(merge_eval_partials(other, {"a", "b", "c"}), doctest::Contains("b belongs to a different run"),
-                       UsageError);
+  CHECK_THROWS_WITH_AS(merge_eval_partials(other, {"a", "b", "c"}),
+                       doctest::Contains("b belongs to a different run"), UsageError);
   other = partials;
   other[2].shard = Shard{3, 4};
   CHECK_THROWS_WITH_AS(merge_eval_partials(other), doctest::Contains("same K"), UsageError);

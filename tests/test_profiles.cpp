@@ -1,6 +1,6 @@
 // Overlap profiles (theory.md §5) against brute force, and their counting.
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 
 #include <doctest/doctest.h>
 
@@ -116,7 +116,8 @@ TEST_CASE("profiles: softmax base 3 solves T(m,3) for every m <= 1000") {
   }
   CHECK(at_two_fifths == 1000);
   // And the full report at a large width, with its exact instance count 2^(3m).
-  const EvalReport report = evaluate_profiles(*make_softmax(300, Rational(3))->overlap_form(), 300, 3, EvalOptions{});
+  const EvalReport report =
+      evaluate_profiles(*make_softmax(300, Rational(3))->overlap_form(), 300, 3, EvalOptions{});
   CHECK(report.solves());
   CHECK(report.instances == Integer(1) << 900);
   CHECK(*report.max_error == Rational(2, 5));
@@ -131,7 +132,8 @@ TEST_CASE("profiles: base 2 failure counts at m = 2 worked by hand") {
   //   q = 11: overlaps {0, 1 or 2}: 1*3 tokens * 2 orders = 6, overlaps {1, 2}:
   //     2*1 tokens * 2 orders = 4 -> 10.
   // 26 failing of 64, and the worst is (2,2): (1/2 + 1/2)/(3/2) = 2/3.
-  const EvalReport report = evaluate_profiles(*make_softmax(2, Rational(2))->overlap_form(), 2, 3, EvalOptions{});
+  const EvalReport report =
+      evaluate_profiles(*make_softmax(2, Rational(2))->overlap_form(), 2, 3, EvalOptions{});
   CHECK(report.instances == 64);
   CHECK(report.failing == 26);
   CHECK(report.error_rate() == Rational(13, 32));

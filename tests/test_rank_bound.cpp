@@ -1,8 +1,8 @@
 // Trace and dominance rank bounds (theory.md L4) against exact ranks and hand values.
-#include "kernelrank/core/code.hpp"
-#include "kernelrank/core/errors.hpp"
 #include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,7 +18,8 @@ TEST_CASE("rank-bound: the trace bound never exceeds the exact rank") {
   int nontrivial = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const std::size_t N = 3 + rng() % 6, k = 1 + rng() % 4;
-    std::vector<std::vector<Rational>> U(N, std::vector<Rational>(k)), V(N, std::vector<Rational>(k));
+    std::vector<std::vector<Rational>> U(N, std::vector<Rational>(k)),
+        V(N, std::vector<Rational>(k));
     for (std::size_t i = 0; i < N; ++i)
       for (std::size_t t = 0; t < k; ++t) {
         // Sparse-ish entries make large ratios (and so large T) likely.
@@ -37,7 +38,8 @@ TEST_CASE("rank-bound: the trace bound never exceeds the exact rank") {
       for (std::size_t j = 0; j < N; ++j) {
         if (i == j) continue;
         // Zero entries allow any factor; take a large one.
-        rho[i][j] = M[i][j] == 0 ? Rational(1000) : Rational(M[i][i] / M[i][j] * Rational(999, 1000));
+        rho[i][j] =
+            M[i][j] == 0 ? Rational(1000) : Rational(M[i][i] / M[i][j] * Rational(999, 1000));
       }
     const Rational T = trace_bound_value(rho);
     const std::size_t rank = exact_rank(M);
@@ -51,7 +53,8 @@ TEST_CASE("rank-bound: the trace bound never exceeds the exact rank") {
 TEST_CASE("rank-bound: two disjoint words, worked by hand") {
   // c_1 = 11110000, c_2 = 00001111, complement queries: G = 4 both ways, R_3(4) = 3,
   // c_j = 1/9, T = 2 * 9/10 = 9/5 (rounded down at 2^-64), so r >= 2.
-  const std::vector<BoundRow> rows = complement_rows({parse_token("11110000"), parse_token("00001111")});
+  const std::vector<BoundRow> rows =
+      complement_rows({parse_token("11110000"), parse_token("00001111")});
   const RankBoundResult trace = certify_rank_bound(rows, 3, BoundRule::Trace);
   REQUIRE(trace.applicable);
   CHECK(trace.bound == 2);
@@ -68,8 +71,8 @@ TEST_CASE("rank-bound: two disjoint words, worked by hand") {
 
 TEST_CASE("rank-bound: gaps below 2 make the rows unusable") {
   // 1100 and 1010 are at distance 2: gap 1.
-  const RankBoundResult r =
-      certify_rank_bound(complement_rows({parse_token("1100"), parse_token("1010")}), 3, BoundRule::Trace);
+  const RankBoundResult r = certify_rank_bound(
+      complement_rows({parse_token("1100"), parse_token("1010")}), 3, BoundRule::Trace);
   CHECK_FALSE(r.applicable);
   CHECK(r.bound == 0);
   CHECK(r.reason.find("gap 1") != std::string::npos);
@@ -85,7 +88,8 @@ TEST_CASE("rank-bound: uniform codes match theory.md's N^2/(N + sum rho^-2)") {
   REQUIRE(r.applicable);
   const CodeStatistics stats = code_statistics(octads);
   Rational per_column = 0;
-  const std::map<int, Rational> inverse_square{{8, Rational(1, 9)}, {12, Rational(1, 25)}, {16, Rational(1, 81)}};
+  const std::map<int, Rational> inverse_square{
+      {8, Rational(1, 9)}, {12, Rational(1, 25)}, {16, Rational(1, 81)}};
   for (const auto& [d, pairs] : stats.distance_distribution)
     per_column += inverse_square.at(d) * Rational(static_cast<long>(2 * pairs), 759);
   const Rational uniform = Rational(759 * 759) / (759 + 759 * per_column);

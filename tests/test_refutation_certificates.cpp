@@ -3,10 +3,10 @@
 // command's choice among its sources. Every certificate here goes to the real checker.
 #include "kernelrank/bounds/bound_sources.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/bounds/refutation_certificate.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/search/rank_search.hpp"
-#include "kernelrank/bounds/refutation_certificate.hpp"
 
 #include <doctest/doctest.h>
 
@@ -70,7 +70,8 @@ CertificateTask nk_task(int m) {
 
 }  // namespace
 
-TEST_CASE("search: the order argument at m = 5, r = 2 comes with a certificate the checker verifies") {
+TEST_CASE(
+    "search: the order argument at m = 5, r = 2 comes with a certificate the checker verifies") {
   for (SearchClass search_class : {SearchClass::NK, SearchClass::PF}) {
     const SearchResult result = search_rank(cube_rank_task(5, 3), exact_only(2, search_class));
     CHECK(result.label == "refuted (certified)");
@@ -79,12 +80,13 @@ TEST_CASE("search: the order argument at m = 5, r = 2 comes with a certificate t
     const CheckerVerdict verdict = run_checker(*result.certificate_text, std::nullopt);
     CHECK(verdict.verified);
     CHECK(verdict.bound == "3");
-    CHECK(result.certificate_text->find(search_class == SearchClass::PF ? "class=PF" : "class=NK") !=
-          std::string::npos);
+    CHECK(result.certificate_text->find(
+              search_class == SearchClass::PF ? "class=PF" : "class=NK") != std::string::npos);
   }
 }
 
-TEST_CASE("the m = 5 core is minimal: without any one key pair the checker finds a consistent order") {
+TEST_CASE(
+    "the m = 5 core is minimal: without any one key pair the checker finds a consistent order") {
   // The producer minimised the core with its own search; the checker decides each
   // sub-core with its own code, so the two agree or this fails.
   const SearchResult result = search_rank(cube_rank_task(5, 3), exact_only(2, SearchClass::NK));
@@ -93,7 +95,8 @@ TEST_CASE("the m = 5 core is minimal: without any one key pair the checker finds
   const std::size_t pairs = result.order->core.size();
   REQUIRE(pairs >= 3);  // an odd cycle needs at least three pairs
   for (std::size_t drop = 0; drop < pairs; ++drop) {
-    const CheckerVerdict verdict = run_checker(without_keypair(*result.certificate_text, drop), std::nullopt);
+    const CheckerVerdict verdict =
+        run_checker(without_keypair(*result.certificate_text, drop), std::nullopt);
     CHECK_FALSE(verdict.verified);
     CHECK(verdict.diagnostics.find("not contradictory") != std::string::npos);
   }
@@ -131,7 +134,9 @@ TEST_CASE("search on a family file: the order certificate names the file by its 
   CHECK(result.certificate_text->find("task family") != std::string::npos);
   CHECK(run_checker(*result.certificate_text, FamilyInput{"t43.family", bytes}).verified);
   // A different family file (one instance more, so another digest) is refused.
-  CHECK_FALSE(run_checker(*result.certificate_text, FamilyInput{"t43.family", bytes + "1 0000 0000 0000\n"}).verified);
+  CHECK_FALSE(
+      run_checker(*result.certificate_text, FamilyInput{"t43.family", bytes + "1 0000 0000 0000\n"})
+          .verified);
   // Without the file, the same exact argument is not called certified.
   RankTask no_file = family_rank_task(parse_family("t43.family", bytes), "t43.family");
   const SearchResult bare = search_rank(no_file, options);
@@ -139,11 +144,13 @@ TEST_CASE("search on a family file: the order certificate names the file by its 
   CHECK_FALSE(bare.certificate_text);
 }
 
-TEST_CASE("one way out: a certificate the checker refuses is an internal error and is not written") {
+TEST_CASE(
+    "one way out: a certificate the checker refuses is an internal error and is not written") {
   const SearchResult result = search_rank(cube_rank_task(5, 3), exact_only(2, SearchClass::NK));
   REQUIRE(result.certificate_text);
   const std::string forged = without_keypair(*result.certificate_text, 0);
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "kernelrank-forged-order.cert";
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "kernelrank-forged-order.cert";
   std::filesystem::remove(path);
   CHECK_THROWS_AS(write_verified_certificate(path.string(), forged), InternalError);
   CHECK_FALSE(std::filesystem::exists(path));
@@ -205,8 +212,13 @@ TEST_CASE("inherit certificates: the embedded bound carries over, a stronger cla
   REQUIRE(five.certificate_text);
   CertificateTask outer = nk_task(7);
   outer.positive_features = true;
-  CHECK(run_checker(inherit_certificate(outer, "padded", *five.certificate_text, "3"), std::nullopt).verified);
-  CHECK_FALSE(run_checker(inherit_certificate(outer, "padded", *five.certificate_text, "4"), std::nullopt).verified);
+  CHECK(run_checker(inherit_certificate(outer, "padded", *five.certificate_text, "3"), std::nullopt)
+            .verified);
+  CHECK_FALSE(
+      run_checker(inherit_certificate(outer, "padded", *five.certificate_text, "4"), std::nullopt)
+          .verified);
   // A PF bound says nothing about NK models.
-  CHECK_FALSE(run_checker(inherit_certificate(nk_task(7), "padded", *five.certificate_text, "3"), std::nullopt).verified);
+  CHECK_FALSE(run_checker(inherit_certificate(nk_task(7), "padded", *five.certificate_text, "3"),
+                          std::nullopt)
+                  .verified);
 }

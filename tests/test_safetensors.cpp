@@ -7,11 +7,11 @@
 // computed by hand from the weights (in the comments); the writers must round-trip exactly.
 #include "kernelrank/core/double_rational.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 #include "kernelrank/models/safetensors.hpp"
-#include "kernelrank/core/text_input.hpp"
 
 #include <doctest/doctest.h>
 
@@ -28,7 +28,7 @@ using namespace kernelrank;
 namespace {
 
 const std::string kDir = std::string(KERNELRANK_SOURCE_DIR) + "/tests/data/safetensors/";
-const char* const kHeads[] = {"head_m3_relu_f64", "head_m3_relu_f32",    "head_m3_relu_f16",
+const char* const kHeads[] = {"head_m3_relu_f64",  "head_m3_relu_f32",    "head_m3_relu_f16",
                               "head_m3_relu_bf16", "head_m3_square_pos3", "head_m3_relu_d0"};
 
 Token tok(const char* text) { return parse_token(text); }

@@ -1,13 +1,13 @@
 // The rank search (issue 5): row instances, the order argument, exact
 // completion and re-verification, both Z3 encodings and their cross-check,
 // the child-process limits and the minimal-rank table on small cubes.
-#include "search/child_process.hpp"
+#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/bounds/exact_rank.hpp"
-#include "kernelrank/search/min_rank.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "kernelrank/search/min_rank.hpp"
 #include "kernelrank/search/rank_search.hpp"
+#include "search/child_process.hpp"
 
 #include "oracle/naive_model.hpp"
 
@@ -37,9 +37,12 @@ SearchOptions quick_options(int r, SearchClass search_class) {
 // ordered instance of T(m,3) (query at position 1, enumerated by the oracle's own odometer),
 // the kernel table summed here by hand, its rank by plain elimination, and the class
 // condition entry by entry.
-void check_model_independently(const RankTask& task, const RankModel& model, int r, SearchClass search_class) {
-  const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(
-      task.m, 3, [&](const Instance& instance) { return oracle::naive_rank_outcome(task.tokens, model, instance); });
+void check_model_independently(const RankTask& task, const RankModel& model, int r,
+                               SearchClass search_class) {
+  const oracle::NaiveSweep sweep =
+      oracle::naive_cube_sweep(task.m, 3, [&](const Instance& instance) {
+        return oracle::naive_rank_outcome(task.tokens, model, instance);
+      });
   CHECK(sweep.solves());
   CHECK(sweep.instances == std::uint64_t{1} << (3 * task.m));
   CHECK(sweep.undefined == 0);
@@ -50,7 +53,8 @@ void check_model_independently(const RankTask& task, const RankModel& model, int
   for (std::size_t i = 0; i < size; ++i)
     for (std::size_t j = 0; j < size; ++j)
       for (int k = 0; k < r; ++k)
-        alpha[i][j] += model.query_features[i][static_cast<std::size_t>(k)] * model.key_features[j][static_cast<std::size_t>(k)];
+        alpha[i][j] += model.query_features[i][static_cast<std::size_t>(k)] *
+                       model.key_features[j][static_cast<std::size_t>(k)];
   CHECK(oracle::naive_rank(alpha) <= static_cast<std::size_t>(r));
   for (std::size_t i = 0; i < size; ++i)
     for (std::size_t j = 0; j < size; ++j) CHECK(alpha[i][j] >= 0);
@@ -150,7 +154,8 @@ TEST_CASE("search: the Z3 path alone finds a rank-2 PF model of T(4,3) that veri
   CHECK(features->classify().model_class == ModelClass::PositiveFeatures);
   std::uint64_t differing = 0;
   const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(4, 3, [&](const Instance& instance) {
-    const oracle::NaiveOutcome direct = oracle::naive_rank_outcome(task.tokens, *result.model, instance);
+    const oracle::NaiveOutcome direct =
+        oracle::naive_rank_outcome(task.tokens, *result.model, instance);
     const oracle::NaiveOutcome from_file = oracle::naive_table_outcome(*reread_table, instance);
     const oracle::NaiveOutcome from_features = oracle::naive_model_outcome(*features, instance);
     if (from_file.output != direct.output || from_features.output != direct.output) ++differing;
@@ -161,7 +166,8 @@ TEST_CASE("search: the Z3 path alone finds a rank-2 PF model of T(4,3) that veri
   CHECK(sweep.instances == 4096);
 }
 
-TEST_CASE("search: r = 1 at m = 4 is refuted by the certificate, the order argument and both encodings") {
+TEST_CASE(
+    "search: r = 1 at m = 4 is refuted by the certificate, the order argument and both encodings") {
   const RankTask task = cube_rank_task(4, 3);
   const SearchResult result = search_rank(task, quick_options(1, SearchClass::NK));
   CHECK(result.verdict == SearchVerdict::Refuted);
@@ -288,18 +294,20 @@ TEST_CASE("search: the child process reports results, exceptions, timeouts and m
   const ChildOutcome ok = run_in_child([] { return std::string("hello"); }, limits);
   CHECK(ok.status == ChildStatus::Completed);
   CHECK(ok.output == "hello");
-  CHECK_THROWS_AS(run_in_child([]() -> std::string { throw InternalError("boom"); }, limits), InternalError);
-  CHECK_THROWS_AS(run_in_child([]() -> std::string { throw ResourceError("full"); }, limits), ResourceError);
+  CHECK_THROWS_AS(run_in_child([]() -> std::string { throw InternalError("boom"); }, limits),
+                  InternalError);
+  CHECK_THROWS_AS(run_in_child([]() -> std::string { throw ResourceError("full"); }, limits),
+                  ResourceError);
   // Allocating far beyond the address-space limit is a resource error.
   if (address_space_limit_supported())
     CHECK_THROWS_AS(run_in_child(
-                      [] {
-                        std::vector<std::vector<char>> hog;
-                        for (int i = 0; i < 64; ++i) hog.emplace_back(std::size_t{64} << 20, 'x');
-                        return std::to_string(hog.size());
-                      },
-                      limits),
-                  ResourceError);
+                        [] {
+                          std::vector<std::vector<char>> hog;
+                          for (int i = 0; i < 64; ++i) hog.emplace_back(std::size_t{64} << 20, 'x');
+                          return std::to_string(hog.size());
+                        },
+                        limits),
+                    ResourceError);
   ChildLimits short_limits;
   short_limits.wall_seconds = 0.5;
   const ChildOutcome slow = run_in_child(
@@ -345,7 +353,8 @@ TEST_CASE("search: the minimal-rank table for m <= 4") {
 }
 
 TEST_CASE("search: the shipped min-rank models solve their tasks exactly") {
-  const std::filesystem::path dir = std::filesystem::path(KERNELRANK_SOURCE_DIR) / "instances/models/min-rank";
+  const std::filesystem::path dir =
+      std::filesystem::path(KERNELRANK_SOURCE_DIR) / "instances/models/min-rank";
   REQUIRE(std::filesystem::exists(dir));
   int checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

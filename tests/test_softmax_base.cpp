@@ -13,7 +13,9 @@ TEST_CASE("softmax-base: smallest base by n, with failing instances below it") {
   // y - t = ((n-1)/B) / (1 + (n-1)/B) = (n-1)/(B+n-1) >= 1/2 iff B <= n-1, so
   // B >= n is necessary once m >= 1. n = 1: B = 1 is exact (y = |q|).
   // n = 2: error a 2^-a / (1 + 2^-a) <= 2/5 for B = 2. n = 3: theory.md says 3.
-  struct Expect { int m, n, base; };
+  struct Expect {
+    int m, n, base;
+  };
   for (const Expect e : {Expect{3, 1, 1}, Expect{4, 2, 2}, Expect{2, 3, 3}, Expect{6, 3, 3},
                          Expect{24, 3, 3}, Expect{100, 3, 3}}) {
     const SoftmaxBaseResult r = smallest_softmax_base(e.m, e.n);
@@ -28,7 +30,8 @@ TEST_CASE("softmax-base: smallest base by n, with failing instances below it") {
     // kernel and readout (not by the library's evaluator), with the same output.
     for (const RefutedBase& refuted : r.refuted) {
       const auto model = make_softmax(e.m, Rational(refuted.base));
-      const oracle::NaiveOutcome again = oracle::naive_model_outcome(*model, refuted.failing.instance);
+      const oracle::NaiveOutcome again =
+          oracle::naive_model_outcome(*model, refuted.failing.instance);
       CHECK(again.fails);
       CHECK(again.output == refuted.failing.output);
     }
@@ -37,7 +40,8 @@ TEST_CASE("softmax-base: smallest base by n, with failing instances below it") {
     if (e.m * e.n <= 12) {
       const auto chosen = make_softmax(e.m, Rational(e.base));
       const oracle::NaiveSweep sweep = oracle::naive_cube_sweep(
-          e.m, e.n, [&](const Instance& instance) { return oracle::naive_model_outcome(*chosen, instance); });
+          e.m, e.n,
+          [&](const Instance& instance) { return oracle::naive_model_outcome(*chosen, instance); });
       CHECK(sweep.solves());
       CHECK(sweep.max_error == r.report.max_error);
       if (e.base > 1) {

@@ -93,7 +93,8 @@ TEST_CASE("structured codes: RM(2,5) is [32,16,8] with the published weight enum
   CHECK(rm.m == 32);
   CHECK(rm.dimension() == 16);
   CHECK(minimum_distance(rm) == 8);
-  const std::map<int, std::uint64_t> expected{{0, 1}, {8, 620}, {12, 13888}, {16, 36518}, {20, 13888}, {24, 620}, {32, 1}};
+  const std::map<int, std::uint64_t> expected{{0, 1},      {8, 620},  {12, 13888}, {16, 36518},
+                                              {20, 13888}, {24, 620}, {32, 1}};
   CHECK(nonzero(weight_distribution(rm)) == expected);
 
   // Independently: evaluate all 2^16 polynomials sum a_S prod_{k in S} x_k, |S| <= 2.
@@ -120,8 +121,15 @@ TEST_CASE("structured codes: RM(2,5) is [32,16,8] with the published weight enum
   CHECK(std::is_sorted(w16.begin(), w16.end()));
 }
 
-TEST_CASE("structured codes: RM(r,v) dimensions and distances; RM(1,5) is the Sylvester Hadamard code") {
-  const int binomial[7][7] = {{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}, {1, 5, 10, 10, 5, 1}, {1, 6, 15, 20, 15, 6, 1}};
+TEST_CASE(
+    "structured codes: RM(r,v) dimensions and distances; RM(1,5) is the Sylvester Hadamard code") {
+  const int binomial[7][7] = {{1},
+                              {1, 1},
+                              {1, 2, 1},
+                              {1, 3, 3, 1},
+                              {1, 4, 6, 4, 1},
+                              {1, 5, 10, 10, 5, 1},
+                              {1, 6, 15, 20, 15, 6, 1}};
   for (int v = 1; v <= 6; ++v)
     for (int r = 0; r <= v; ++r) {
       const LinearCode code = reed_muller_code(r, v);
@@ -168,16 +176,20 @@ TEST_CASE("structured codes: extended QR codes of length 8, 18, 24, 32, 42, 48")
   for (const Token& t : golay_codewords()) golay_masks.push_back(t.words()[0]);
   std::sort(golay_masks.begin(), golay_masks.end());
   CHECK(golay_masks == codewords_of_weight(extended_qr_code(23), -1));
-  const std::map<int, std::uint64_t> qr32{{0, 1}, {8, 620}, {12, 13888}, {16, 36518}, {20, 13888}, {24, 620}, {32, 1}};
+  const std::map<int, std::uint64_t> qr32{{0, 1},      {8, 620},  {12, 13888}, {16, 36518},
+                                          {20, 13888}, {24, 620}, {32, 1}};
   CHECK(nonzero(weight_distribution(extended_qr_code(31))) == qr32);
   CHECK_THROWS_AS(extended_qr_code(13), UsageError);  // 13 = 5 mod 8
   CHECK_THROWS_AS(extended_qr_code(71), UsageError);  // length 72 > 64
 }
 
-TEST_CASE("structured codes: the extended QR code of length 48 is [48,24,12], 7,681,680 words of weight 24") {
+TEST_CASE(
+    "structured codes: the extended QR code of length 48 is [48,24,12], 7,681,680 words of weight "
+    "24") {
   const LinearCode qr = extended_qr_code(47);
-  const std::map<int, std::uint64_t> expected{{0, 1},          {12, 17296},  {16, 535095}, {20, 3995376}, {24, 7681680},
-                                              {28, 3995376}, {32, 535095}, {36, 17296},  {48, 1}};
+  const std::map<int, std::uint64_t> expected{{0, 1},        {12, 17296},   {16, 535095},
+                                              {20, 3995376}, {24, 7681680}, {28, 3995376},
+                                              {32, 535095},  {36, 17296},   {48, 1}};
   CHECK(nonzero(weight_distribution(qr)) == expected);
   // The same code from the idempotent's cyclic shifts: equal bases span equal codes.
   std::vector<std::uint64_t> both = qr.generators;
@@ -203,7 +215,9 @@ TEST_CASE("structured codes: Paley Hadamard words are equidistant") {
   CHECK_THROWS_AS(paley_hadamard_words(13), UsageError);
 }
 
-TEST_CASE("structured codes: restricting to a pattern keeps distances and deletes the fixed coordinates") {
+TEST_CASE(
+    "structured codes: restricting to a pattern keeps distances and deletes the fixed "
+    "coordinates") {
   const std::vector<std::uint64_t> words = codewords_of_weight(reed_muller_code(2, 5), 16);
   const std::uint64_t fixed = 0b1111, pattern = 0b0011;
   const std::vector<std::uint64_t> kept = restrict_words(words, 32, fixed, pattern);
@@ -234,7 +248,8 @@ double binomial(int n, int k) {
 std::uint64_t design_count(double b, int v, int k, int s, int j) {
   double total = 0;
   for (int l = 0; l <= s - j; ++l)
-    total += (l % 2 == 0 ? 1 : -1) * binomial(s - j, l) * b * binomial(k, j + l) / binomial(v, j + l);
+    total +=
+        (l % 2 == 0 ? 1 : -1) * binomial(s - j, l) * b * binomial(k, j + l) / binomial(v, j + l);
   return static_cast<std::uint64_t>(total + 0.5);
 }
 
@@ -252,7 +267,8 @@ int min_gap(const std::vector<std::uint64_t>& words) {
   return best;
 }
 
-const StructuredCode* find_code(const std::vector<StructuredCode>& codes, const std::string& prefix) {
+const StructuredCode* find_code(const std::vector<StructuredCode>& codes,
+                                const std::string& prefix) {
   for (const StructuredCode& c : codes)
     if (c.construction.rfind(prefix, 0) == 0) return &c;
   return nullptr;
@@ -260,14 +276,16 @@ const StructuredCode* find_code(const std::vector<StructuredCode>& codes, const 
 
 }  // namespace
 
-TEST_CASE("structured codes: the shortened codes of the bound search have the design-theoretic sizes") {
+TEST_CASE(
+    "structured codes: the shortened codes of the bound search have the design-theoretic sizes") {
   // RM(2,5)'s weight-16 words form a 3-design (AGL(5,2) is 3-transitive), the QR(48) code's
   // weight-24 words a 5-design (Assmus-Mattson), so for s <= 3 resp. 5 fixed coordinates the
   // number of words with a given pattern follows from b alone.
   for (int s = 1; s <= 3; ++s) {
     CAPTURE(s);
     const std::vector<StructuredCode> codes = structured_bound_codes(32 - s, 0);
-    const StructuredCode* rm = find_code(codes, "RM(2,5) [32,16,8] weight-16 words with coordinates");
+    const StructuredCode* rm =
+        find_code(codes, "RM(2,5) [32,16,8] weight-16 words with coordinates");
     REQUIRE(rm != nullptr);
     CHECK(rm->code.m == 32 - s);
     CHECK(rm->code.words.size() == design_count(36518, 32, 16, s, s / 2));
@@ -276,7 +294,8 @@ TEST_CASE("structured codes: the shortened codes of the bound search have the de
   for (int s = 1; s <= 5; ++s) {
     CAPTURE(s);
     const std::vector<StructuredCode> codes = structured_bound_codes(48 - s, 0);
-    const StructuredCode* qr = find_code(codes, "QR(48) [48,24,12] weight-24 words with coordinates");
+    const StructuredCode* qr =
+        find_code(codes, "QR(48) [48,24,12] weight-24 words with coordinates");
     REQUIRE(qr != nullptr);
     CHECK(qr->code.words.size() == design_count(7681680, 48, 24, s, s / 2));
   }

@@ -153,17 +153,17 @@ TEST_CASE("text: NUL bytes and invalid UTF-8 are rejected naming the line") {
       {std::string("a\nb\n\0c\n", 7), 3},
       {std::string("\0", 1), 1},
       {"a\n\xff\n", 2},
-      {"# ok\n\n\nx \xe2\x82", 4},          // truncated 3-byte sequence at end of file
-      {"x\n\x80\n", 2},                     // lone continuation byte
-      {"\xc0\xaf\n", 1},                    // overlong '/'
-      {"\xc1\xbf\n", 1},                    // overlong
-      {"a\n\xe0\x80\xaf\n", 2},             // overlong 3-byte '/'
-      {"a\n\xed\xa0\x80\n", 2},             // UTF-16 surrogate U+D800
-      {"a\n\xf0\x80\x80\xaf\n", 2},         // overlong 4-byte
-      {"a\n\xf4\x90\x80\x80\n", 2},         // U+110000, beyond Unicode
+      {"# ok\n\n\nx \xe2\x82", 4},   // truncated 3-byte sequence at end of file
+      {"x\n\x80\n", 2},              // lone continuation byte
+      {"\xc0\xaf\n", 1},             // overlong '/'
+      {"\xc1\xbf\n", 1},             // overlong
+      {"a\n\xe0\x80\xaf\n", 2},      // overlong 3-byte '/'
+      {"a\n\xed\xa0\x80\n", 2},      // UTF-16 surrogate U+D800
+      {"a\n\xf0\x80\x80\xaf\n", 2},  // overlong 4-byte
+      {"a\n\xf4\x90\x80\x80\n", 2},  // U+110000, beyond Unicode
       {"a\n\xf5\x80\x80\x80\n", 2},
-      {"a\n# comment \xe2\x28\xa1\n", 2},   // bad continuation in a comment
-      {"\xf0\x9f\x98", 1},                  // truncated 4-byte at end
+      {"a\n# comment \xe2\x28\xa1\n", 2},  // bad continuation in a comment
+      {"\xf0\x9f\x98", 1},                 // truncated 4-byte at end
   };
   for (const Case& c : cases) {
     CAPTURE(c.line);
@@ -201,7 +201,8 @@ TEST_CASE("text: field converters name the file, line and field") {
   };
 
   SUBCASE("bad rational") {
-    const InputError e = input_error_from([&] { (void)reader.rational_field(*line, 2, "a weight"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.rational_field(*line, 2, "a weight"); });
     CHECK(starts_at_line_3(e));
     CHECK(e.line() == 3);
     CHECK(contains(e.what(), "field 3"));
@@ -209,48 +210,56 @@ TEST_CASE("text: field converters name the file, line and field") {
     CHECK(contains(e.what(), "abc"));
   }
   SUBCASE("missing rational") {
-    const InputError e = input_error_from([&] { (void)reader.rational_field(*line, 5, "a weight"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.rational_field(*line, 5, "a weight"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 6"));
     CHECK(contains(e.what(), "end of line"));
   }
   SUBCASE("token of the wrong width") {
-    const InputError e = input_error_from([&] { (void)reader.token_field(*line, 3, 5, "a token"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.token_field(*line, 3, 5, "a token"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 4"));
     CHECK(contains(e.what(), "a token"));
   }
   SUBCASE("token with a bad character") {
-    const InputError e = input_error_from([&] { (void)reader.token_field(*line, 2, 3, "a token"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.token_field(*line, 2, 3, "a token"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 3"));
   }
   SUBCASE("missing token") {
-    const InputError e = input_error_from([&] { (void)reader.token_field(*line, 9, 4, "a token"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.token_field(*line, 9, 4, "a token"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 10"));
   }
   SUBCASE("integer out of range") {
-    const InputError e = input_error_from([&] { (void)reader.integer_field(*line, 4, 1, 6, "a count"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.integer_field(*line, 4, 1, 6, "a count"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 5"));
     CHECK(contains(e.what(), "1..6"));
     CHECK(contains(e.what(), "'7'"));
   }
   SUBCASE("integer field that is not an integer") {
-    const InputError e = input_error_from([&] { (void)reader.integer_field(*line, 1, 0, 100, "a count"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.integer_field(*line, 1, 0, 100, "a count"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 2"));
   }
   SUBCASE("missing integer") {
-    const InputError e = input_error_from([&] { (void)reader.integer_field(*line, 5, 0, 9, "a count"); });
+    const InputError e =
+        input_error_from([&] { (void)reader.integer_field(*line, 5, 0, 9, "a count"); });
     CHECK(starts_at_line_3(e));
     CHECK(contains(e.what(), "field 6"));
   }
 }
 
 TEST_CASE("text: integer_field accepts exactly the integers in range") {
-  TextReader reader("ints.txt", "0 -3 +3 18446744073709551617 999999999999999999 3.0 -0 - 0x1 07\n");
+  TextReader reader("ints.txt",
+                    "0 -3 +3 18446744073709551617 999999999999999999 3.0 -0 - 0x1 07\n");
   const auto line = reader.next();
   REQUIRE(line.has_value());
   CHECK(reader.integer_field(*line, 0, 0, 0, "x") == 0);
@@ -331,7 +340,8 @@ TEST_CASE("text: reading files from disk") {
 
   // A directory is not a readable text file, and the message says so (it used to say
   // "file larger than 1 GiB", the size a directory reports when read as a file).
-  const InputError directory = input_error_from([&] { (void)read_file_checked(dir.path().string()); });
+  const InputError directory =
+      input_error_from([&] { (void)read_file_checked(dir.path().string()); });
   CHECK(directory.line() == 0);
   CHECK(directory.message() == "is a directory, expected a file");
 }

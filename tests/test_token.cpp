@@ -233,17 +233,17 @@ TEST_CASE("token: parse_index_list") {
   CHECK(parse_index_list("{65,130}", 130).get(129));
   CHECK(parse_index_list("{10}", 12).to_string() == "000000000100");
 
-  CHECK_THROWS_AS((void)parse_index_list("{5}", 4), TokenParseError);       // out of range
-  CHECK_THROWS_AS((void)parse_index_list("{3,1}", 4), TokenParseError);     // decreasing
-  CHECK_THROWS_AS((void)parse_index_list("{2,2}", 4), TokenParseError);     // repeated
-  CHECK_THROWS_AS((void)parse_index_list("{0}", 4), TokenParseError);       // 1-based
-  CHECK_THROWS_AS((void)parse_index_list("{1,3,}", 4), TokenParseError);    // trailing comma
-  CHECK_THROWS_AS((void)parse_index_list("1,3,", 4), TokenParseError);      // trailing comma
-  CHECK_THROWS_AS((void)parse_index_list("{1,3", 4), TokenParseError);      // unclosed
-  CHECK_THROWS_AS((void)parse_index_list("{", 4), TokenParseError);         // unclosed
+  CHECK_THROWS_AS((void)parse_index_list("{5}", 4), TokenParseError);     // out of range
+  CHECK_THROWS_AS((void)parse_index_list("{3,1}", 4), TokenParseError);   // decreasing
+  CHECK_THROWS_AS((void)parse_index_list("{2,2}", 4), TokenParseError);   // repeated
+  CHECK_THROWS_AS((void)parse_index_list("{0}", 4), TokenParseError);     // 1-based
+  CHECK_THROWS_AS((void)parse_index_list("{1,3,}", 4), TokenParseError);  // trailing comma
+  CHECK_THROWS_AS((void)parse_index_list("1,3,", 4), TokenParseError);    // trailing comma
+  CHECK_THROWS_AS((void)parse_index_list("{1,3", 4), TokenParseError);    // unclosed
+  CHECK_THROWS_AS((void)parse_index_list("{", 4), TokenParseError);       // unclosed
   CHECK_THROWS_AS((void)parse_index_list("}", 4), TokenParseError);
-  CHECK_THROWS_AS((void)parse_index_list("{,1}", 4), TokenParseError);      // leading comma
-  CHECK_THROWS_AS((void)parse_index_list("{1,,3}", 4), TokenParseError);    // empty entry
+  CHECK_THROWS_AS((void)parse_index_list("{,1}", 4), TokenParseError);    // leading comma
+  CHECK_THROWS_AS((void)parse_index_list("{1,,3}", 4), TokenParseError);  // empty entry
   CHECK_THROWS_AS((void)parse_index_list("{1 3}", 4), TokenParseError);
   CHECK_THROWS_AS((void)parse_index_list("{a}", 4), TokenParseError);
   CHECK_THROWS_AS((void)parse_index_list("{-1}", 4), TokenParseError);

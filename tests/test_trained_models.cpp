@@ -64,7 +64,8 @@ Instance parse_instance_text(const std::string& text, int m) {
 }  // namespace
 
 TEST_CASE("trained models: shipped heads are confirmed by tabulated and naive evaluation") {
-  const Family family = read_family(std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family");
+  const Family family =
+      read_family(std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family");
   std::ifstream report_file(kTrained + "report.json");
   REQUIRE(report_file.good());
   const nlohmann::json report = nlohmann::json::parse(report_file);

@@ -1,8 +1,8 @@
 // The transcript bound (theory.md L7): answer-vector counts of the cube against brute force
 // written here, hand-derived cases, hand-worked families and the shipped witness family.
+#include "kernelrank/bounds/transcript.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/instance.hpp"
-#include "kernelrank/bounds/transcript.hpp"
 
 #include <doctest/doctest.h>
 
@@ -244,7 +244,8 @@ TEST_CASE("transcript: the cube written as a family is a grid with the cube's D"
                       [&](const std::vector<std::uint32_t>& seq, int query) {
                         Instance instance;
                         instance.query = query;
-                        for (std::uint32_t i : seq) instance.tokens.push_back(Token::from_index(m, i));
+                        for (std::uint32_t i : seq)
+                          instance.tokens.push_back(Token::from_index(m, i));
                         family.instances.push_back(std::move(instance));
                         return true;
                       });
@@ -258,14 +259,16 @@ TEST_CASE("transcript: the cube written as a family is a grid with the cube's D"
 }
 
 TEST_CASE("transcript: an empty family needs no transcript") {
-  const FamilyTranscriptResult r = family_transcript_bound(family_from_text("kernelrank-family 1 m=3 n=3\n"));
+  const FamilyTranscriptResult r =
+      family_transcript_bound(family_from_text("kernelrank-family 1 m=3 n=3\n"));
   CHECK(r.contexts == 0);
   CHECK(r.answer_vectors == 0);
   CHECK(r.independent.product == 1);
 }
 
 TEST_CASE("transcript: the shipped witness family") {
-  const Family family = read_family(std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family");
+  const Family family =
+      read_family(std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family");
   const FamilyTranscriptResult r = family_transcript_bound(family);
   CHECK(r.contexts == 380);  // counted separately with a script (docs/transcript.md)
   CHECK(r.queries == 24);

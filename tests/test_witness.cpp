@@ -1,12 +1,12 @@
 // Witness families and family certification, re-checked by the independent checker.
 #include "kernelrank/bounds/certificate.hpp"
-#include "kernelrank/core/code.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/bounds/witness.hpp"
+#include "kernelrank/core/code.hpp"
 
 #include "check/check.hpp"
-#include "oracle/naive_model.hpp"
 #include "check/sha256.hpp"
+#include "oracle/naive_model.hpp"
 
 #include <doctest/doctest.h>
 
@@ -23,7 +23,8 @@ struct Written {
   std::string cert_path, family_path;
 };
 
-Written write_pair(const std::string& name, const Family& family, const FamilyBound& bound, bool dependent = false) {
+Written write_pair(const std::string& name, const Family& family, const FamilyBound& bound,
+                   bool dependent = false) {
   const auto dir = std::filesystem::temp_directory_path() / "kernelrank-test-witness";
   std::filesystem::create_directories(dir);
   const std::string family_text = family_to_text(family);
@@ -31,7 +32,8 @@ Written write_pair(const std::string& name, const Family& family, const FamilyBo
   task.m = family.m;
   task.n = family.n;
   task.position_dependent = dependent;
-  const std::string cert = family_certificate(task, krcheck::to_hex(krcheck::sha256(family_text)), name, bound);
+  const std::string cert =
+      family_certificate(task, krcheck::to_hex(krcheck::sha256(family_text)), name, bound);
   Written w{(dir / (name + ".cert")).string(), (dir / (name + ".family")).string()};
   std::ofstream(w.family_path, std::ios::binary) << family_text;
   std::ofstream(w.cert_path, std::ios::binary) << cert;
@@ -148,7 +150,8 @@ TEST_CASE("witness: position-dependent families hold every arrangement and verif
   const Witness w = build_witness(lexicode(12, 6, 8).words, options);
   const FamilyBound dependent = certify_family(w.family, true);
   REQUIRE(dependent.found);
-  CHECK(run_checker(write_pair("dependent12", w.family, dependent, true)).status == krcheck::Status::verified);
+  CHECK(run_checker(write_pair("dependent12", w.family, dependent, true)).status ==
+        krcheck::Status::verified);
   // Without the extra arrangements (independent witness) the dependent analysis finds no steps.
   options.position_dependent = false;
   const Witness plain = build_witness(lexicode(12, 6, 8).words, options);
@@ -173,7 +176,8 @@ TEST_CASE("certify: chains through the family's DAG take the best product") {
   // One query q = 11111111, tokens at overlaps 0, 4 and 8 with steps 0->4, 4->8
   // and 0->8 directly: the best 0 -> 8 factor is max(3*3, 7) = 9 (n = 3).
   const Token q = parse_token("11111111");
-  const Token z0 = parse_token("00000000"), z4 = parse_token("11110000"), z8 = parse_token("11111111");
+  const Token z0 = parse_token("00000000"), z4 = parse_token("11110000"),
+              z8 = parse_token("11111111");
   Family family{8, 3, {}};
   for (const Token& t : {z0, z4, z8}) family.instances.push_back({{q, t, t}, 0});
   family.instances.push_back({{q, z0, z4}, 0});

@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
     ++column[j];
     for (int t = j + 1; t < m; ++t) column[t] = column[j];
   }
-  std::printf("m=%d R=%d: %ld query sets up to coordinate permutation, %ld cover every %s pattern\n", m, r, sets,
-              found, all_patterns ? "nonzero" : "mixed");
+  std::printf(
+      "m=%d R=%d: %ld query sets up to coordinate permutation, %ld cover every %s pattern\n", m, r,
+      sets, found, all_patterns ? "nonzero" : "mixed");
   return 0;
 }

@@ -5,7 +5,8 @@
 // An estimate only: the certified numbers are the table's; this rule has no checker yet.
 //
 //   g++ -O2 -std=c++20 -o /tmp/shifted scripts/research/shifted_trace_estimate.cpp
-//   xz -dc instances/bound-certificates/bound-m48-n3.cert.xz > /tmp/b.cert && /tmp/shifted /tmp/b.cert
+//   xz -dc instances/bound-certificates/bound-m48-n3.cert.xz > /tmp/b.cert && /tmp/shifted
+//   /tmp/b.cert
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -58,7 +59,9 @@ int main(int argc, char** argv) {
   for (int g = 2; g <= m; ++g)
     for (int part = 2; part <= g; ++part)
       if (R[static_cast<std::size_t>(g - part)] > 0)
-        R[static_cast<std::size_t>(g)] = std::max(R[static_cast<std::size_t>(g)], R[static_cast<std::size_t>(g - part)] * (n - 2) * (part - 1));
+        R[static_cast<std::size_t>(g)] =
+            std::max(R[static_cast<std::size_t>(g)],
+                     R[static_cast<std::size_t>(g - part)] * (n - 2) * (part - 1));
   const std::size_t N = own.size();
   const std::size_t step = N <= 20000 ? 1 : N / 400;
   std::vector<std::vector<double>> histograms;
@@ -102,7 +105,9 @@ int main(int argc, char** argv) {
       const double v = value(a / 1000.0, -b / 40000.0);
       if (v > best_av) best_av = v, best_a = a / 1000.0, best_b = -b / 40000.0;
     }
-  std::printf("m=%d N=%zu T=%.2f  shift t=%.4f: ceil(T_t)-1 = %.0f  affine alpha=%.3f beta=%.5f: ceil(T_W)-%d = %.0f\n", m, N,
-              T, best_t, std::ceil(best_tv) - 1, best_a, best_b, m + 1, std::ceil(best_av) - (m + 1));
+  std::printf(
+      "m=%d N=%zu T=%.2f  shift t=%.4f: ceil(T_t)-1 = %.0f  affine alpha=%.3f beta=%.5f: "
+      "ceil(T_W)-%d = %.0f\n",
+      m, N, T, best_t, std::ceil(best_tv) - 1, best_a, best_b, m + 1, std::ceil(best_av) - (m + 1));
   return 0;
 }

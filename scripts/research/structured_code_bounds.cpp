@@ -29,10 +29,13 @@ int main(int argc, char** argv) {
     for (const StructuredCode& s : structured_bound_codes(m, cap)) {
       const auto start = std::chrono::steady_clock::now();
       const BoundSearchEntry e = certify_pool(s.construction, s.code.words, 3, true, nullptr, true);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::printf("m=%d | %s | pool %zu | rows %zu | T = %s | r >= %s | %.1f s\n", m, s.construction.c_str(), e.pool,
-                  e.rows, e.bound.applicable ? to_decimal(e.bound.trace_value(), 3).c_str() : "-",
-                  e.bound.applicable ? to_string(e.bound.bound).c_str() : e.bound.reason.c_str(), seconds);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::printf("m=%d | %s | pool %zu | rows %zu | T = %s | r >= %s | %.1f s\n", m,
+                  s.construction.c_str(), e.pool, e.rows,
+                  e.bound.applicable ? to_decimal(e.bound.trace_value(), 3).c_str() : "-",
+                  e.bound.applicable ? to_string(e.bound.bound).c_str() : e.bound.reason.c_str(),
+                  seconds);
       std::fflush(stdout);
     }
   }

@@ -29,13 +29,16 @@ std::vector<double> r3(int m) {
   for (int g = 2; g <= m; ++g)
     for (int part = 2; part <= g; ++part)
       if (best[static_cast<std::size_t>(g - part)] > 0)
-        best[static_cast<std::size_t>(g)] = std::max(best[static_cast<std::size_t>(g)], best[static_cast<std::size_t>(g - part)] * (part - 1));
+        best[static_cast<std::size_t>(g)] =
+            std::max(best[static_cast<std::size_t>(g)],
+                     best[static_cast<std::size_t>(g - part)] * (part - 1));
   return best;
 }
 
 bool shifted_survey = false;
 
-void survey(const std::string& label, int m, const std::vector<std::uint64_t>& words, std::size_t samples = 400) {
+void survey(const std::string& label, int m, const std::vector<std::uint64_t>& words,
+            std::size_t samples = 400) {
   const std::size_t N = words.size();
   if (N < 2) {
     std::printf("%-60s m=%d N=%zu (too few)\n", label.c_str(), m, N);
@@ -43,7 +46,9 @@ void survey(const std::string& label, int m, const std::vector<std::uint64_t>& w
   }
   const std::vector<double> R = r3(m);
   std::vector<double> f(static_cast<std::size_t>(m) + 1, 0);
-  for (int g = 2; g <= m; ++g) f[static_cast<std::size_t>(g)] = 1 / (R[static_cast<std::size_t>(g)] * R[static_cast<std::size_t>(g)]);
+  for (int g = 2; g <= m; ++g)
+    f[static_cast<std::size_t>(g)] =
+        1 / (R[static_cast<std::size_t>(g)] * R[static_cast<std::size_t>(g)]);
   const std::size_t step = N <= samples ? 1 : N / samples;
   std::map<int, double> hist;
   std::vector<std::vector<std::uint64_t>> column_histograms;
@@ -74,8 +79,8 @@ void survey(const std::string& label, int m, const std::vector<std::uint64_t>& w
     pairs += count;
     if (g >= 2) e += count * f[static_cast<std::size_t>(g)];
   }
-  std::printf("%-60s m=%d N=%zu T=%.2f 1/E=%.2f c=[%.1f,%.1f]%s gaps:", label.c_str(), m, N, T, pairs / e, cmin, cmax,
-              bad ? " CONFLICTS" : "");
+  std::printf("%-60s m=%d N=%zu T=%.2f 1/E=%.2f c=[%.1f,%.1f]%s gaps:", label.c_str(), m, N, T,
+              pairs / e, cmin, cmax, bad ? " CONFLICTS" : "");
   for (auto [g, count] : hist) std::printf(" %d:%.4f", g, count / pairs);
   std::printf("\n");
   if (shifted_survey) {
@@ -106,8 +111,9 @@ void survey(const std::string& label, int m, const std::vector<std::uint64_t>& w
         const double v = shifted(a / 1000.0, -b / 20000.0);
         if (v > best_av) best_av = v, best_a = a / 1000.0, best_b = -b / 20000.0;
       }
-    std::printf("    shifted: t=%.4f -> T-1 = %.1f; affine alpha=%.3f beta=%.5f -> T-(m+1) = %.1f\n", best_t, best_tv - 1,
-                best_a, best_b, best_av - (m + 1));
+    std::printf(
+        "    shifted: t=%.4f -> T-1 = %.1f; affine alpha=%.3f beta=%.5f -> T-(m+1) = %.1f\n",
+        best_t, best_tv - 1, best_a, best_b, best_av - (m + 1));
   }
   std::fflush(stdout);
 }
@@ -119,7 +125,8 @@ std::vector<int> identity_table(std::size_t k) {
 }
 
 // The first s coordinates fixed to a pattern with `ones` ones (the lowest ones coordinates).
-std::vector<std::uint64_t> shortened(const std::vector<std::uint64_t>& words, int m, int s, int ones) {
+std::vector<std::uint64_t> shortened(const std::vector<std::uint64_t>& words, int m, int s,
+                                     int ones) {
   const std::uint64_t fixed = (std::uint64_t{1} << s) - 1, pattern = (std::uint64_t{1} << ones) - 1;
   return restrict_words(words, m, fixed, pattern);
 }
@@ -129,10 +136,12 @@ std::vector<std::uint64_t> shortened(const std::vector<std::uint64_t>& words, in
 // cheap; hill climbing with restarts (fixed LCG) picks F, then the code is surveyed.
 void table_search(const std::string& label, const std::vector<std::uint64_t>& words, int m0,
                   const std::vector<std::uint64_t>& masks, int t) {
-  const std::size_t K = masks.size(), cells_n = std::size_t{1} << K, G = static_cast<std::size_t>(m0) + 1;
+  const std::size_t K = masks.size(), cells_n = std::size_t{1} << K,
+                    G = static_cast<std::size_t>(m0) + 1;
   auto cell = [&](std::uint64_t x) {
     std::size_t c = 0;
-    for (std::size_t k = 0; k < K; ++k) c |= static_cast<std::size_t>(std::popcount(x & masks[k]) & 1) << k;
+    for (std::size_t k = 0; k < K; ++k)
+      c |= static_cast<std::size_t>(std::popcount(x & masks[k]) & 1) << k;
     return c;
   };
   std::vector<std::size_t> cells;
@@ -141,7 +150,9 @@ void table_search(const std::string& label, const std::vector<std::uint64_t>& wo
   for (std::size_t j = 0; j < words.size(); ++j) {
     ++count[cells[j]];
     for (std::size_t i = 0; i < words.size(); ++i)
-      if (i != j) H[(cells[i] * cells_n + cells[j]) * G + static_cast<std::size_t>(std::popcount(words[j] & ~words[i]))] += 1;
+      if (i != j)
+        H[(cells[i] * cells_n + cells[j]) * G +
+          static_cast<std::size_t>(std::popcount(words[j] & ~words[i]))] += 1;
   }
   const std::vector<double> R = r3(m0 + t);
   auto value = [&](const std::vector<int>& F) {
@@ -153,16 +164,22 @@ void table_search(const std::string& label, const std::vector<std::uint64_t>& wo
         const int shift = std::popcount(static_cast<unsigned>(F[v] & ~F[u]));
         for (std::size_t g = 2; g < G; ++g) {
           const double h = H[(u * cells_n + v) * G + g];
-          if (h != 0) c += h / (R[g + static_cast<std::size_t>(shift)] * R[g + static_cast<std::size_t>(shift)]);
+          if (h != 0)
+            c += h /
+                 (R[g + static_cast<std::size_t>(shift)] * R[g + static_cast<std::size_t>(shift)]);
         }
-        if (H[(u * cells_n + v) * G + 1] + H[(u * cells_n + v) * G] != 0 && shift + 1 < 2) c += 1e9;  // conflicts
+        if (H[(u * cells_n + v) * G + 1] + H[(u * cells_n + v) * G] != 0 && shift + 1 < 2)
+          c += 1e9;  // conflicts
       }
       T += count[v] / (1 + c / count[v]);
     }
     return T;
   };
   std::uint64_t state = 7;
-  auto next = [&] { state = state * 6364136223846793005ULL + 1442695040888963407ULL; return state >> 33; };
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
   std::vector<int> best;
   double best_value = 0;
   for (int restart = 0; restart < 30; ++restart) {
@@ -192,7 +209,8 @@ void table_search(const std::string& label, const std::vector<std::uint64_t>& wo
   std::printf(" table:");
   for (int x : best) std::printf(" %d", x);
   std::printf("  (cell-averaged T=%.2f)\n", best_value);
-  survey(label + " + table suffix t=" + std::to_string(t), m0 + t, extend_by_parity_table(words, m0, masks, best, t), 3000);
+  survey(label + " + table suffix t=" + std::to_string(t), m0 + t,
+         extend_by_parity_table(words, m0, masks, best, t), 3000);
 }
 
 }  // namespace
@@ -206,11 +224,13 @@ int main(int argc, char** argv) {
     survey("RM(2,5) weight 16", 32, codewords_of_weight(rm, 16), 36518);
     survey("dual BCH [32,11,12] weight 16", 32, codewords_of_weight(dual_bch_code(5), 16));
     survey("QR(32) weight 16", 32, codewords_of_weight(extended_qr_code(31), 16));
-    survey("RM(1,5) weight 16 (Sylvester Hadamard)", 32, codewords_of_weight(reed_muller_code(1, 5), 16));
+    survey("RM(1,5) weight 16 (Sylvester Hadamard)", 32,
+           codewords_of_weight(reed_muller_code(1, 5), 16));
     survey("Paley q=31", 32, paley_hadamard_words(31));
   }
   if (want("paley")) {
-    for (int q : {23, 31, 43, 47}) survey("Paley q=" + std::to_string(q), q + 1, paley_hadamard_words(q));
+    for (int q : {23, 31, 43, 47})
+      survey("Paley q=" + std::to_string(q), q + 1, paley_hadamard_words(q));
   }
   if (want("qr42")) {
     const LinearCode qr = extended_qr_code(41);
@@ -222,7 +242,8 @@ int main(int argc, char** argv) {
     const std::vector<std::uint64_t> w24 = codewords_of_weight(extended_qr_code(47), 24);
     survey("QR(48) weight 24 (all)", 48, w24, 200);
     for (std::size_t n : {12000, 50000, 100000, 200000})
-      survey("QR(48) weight 24, evenly spread " + std::to_string(n), 48, evenly_spread_subset(w24, n), 200);
+      survey("QR(48) weight 24, evenly spread " + std::to_string(n), 48,
+             evenly_spread_subset(w24, n), 200);
   }
   if (want("short")) {
     const std::vector<std::uint64_t> w24 = codewords_of_weight(extended_qr_code(47), 24);
@@ -233,8 +254,9 @@ int main(int argc, char** argv) {
         std::vector<std::uint64_t> words = shortened(w24, 48, s, ones);
         const std::size_t n = words.size();
         if (n > 200000) words = evenly_spread_subset(words, 200000);
-        survey("QR(48) w24 fix " + std::to_string(s) + " (" + std::to_string(ones) + " ones) of " + std::to_string(n), m,
-               words, 200);
+        survey("QR(48) w24 fix " + std::to_string(s) + " (" + std::to_string(ones) + " ones) of " +
+                   std::to_string(n),
+               m, words, 200);
       }
     }
   }
@@ -244,7 +266,8 @@ int main(int argc, char** argv) {
       const int s = 32 - m;
       for (int ones : {s / 2, (s + 1) / 2}) {
         if (ones != s / 2 && s % 2 == 0) continue;
-        survey("RM(2,5) w16 fix " + std::to_string(s) + " (" + std::to_string(ones) + " ones)", m, shortened(w16, 32, s, ones), 2000);
+        survey("RM(2,5) w16 fix " + std::to_string(s) + " (" + std::to_string(ones) + " ones)", m,
+               shortened(w16, 32, s, ones), 2000);
       }
     }
   }
@@ -253,13 +276,17 @@ int main(int argc, char** argv) {
     std::vector<std::uint64_t> dodecads;
     for (const Token& t : golay_dodecads().words) dodecads.push_back(t.words()[0]);
     std::uint64_t state = 999;
-    auto next = [&] { state = state * 6364136223846793005ULL + 1442695040888963407ULL; return state >> 40; };
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return state >> 40;
+    };
     for (int layout = 0; layout < 4; ++layout)
       for (int trial = 0; trial < 4; ++trial) {
         const std::uint64_t a = next(), b = next(), c = next();
         std::vector<std::uint64_t> words;
         for (std::uint64_t x : dodecads) {
-          const std::uint64_t pa = std::popcount(x & a) & 1, pb = std::popcount(x & b) & 1, pc = std::popcount(x & c) & 1;
+          const std::uint64_t pa = std::popcount(x & a) & 1, pb = std::popcount(x & b) & 1,
+                              pc = std::popcount(x & c) & 1;
           std::uint64_t y = x;
           if (layout == 0) y |= pa << 24;
           if (layout == 1) y |= pa << 24 | (1 - pa) << 25;
@@ -268,7 +295,9 @@ int main(int argc, char** argv) {
           words.push_back(y);
         }
         const int t = layout == 0 ? 1 : layout == 3 ? 3 : 2;
-        survey("dodecads + suffix layout " + std::to_string(layout) + " trial " + std::to_string(trial), 24 + t, words, 2576);
+        survey("dodecads + suffix layout " + std::to_string(layout) + " trial " +
+                   std::to_string(trial),
+               24 + t, words, 2576);
       }
   }
   if (want("rmmasks")) {
@@ -306,7 +335,10 @@ int main(int argc, char** argv) {
         {1, 2, 4},
     };
     for (const auto& ms : choices)
-      survey("RM(2,5) w16 + parities" + hexs(ms), 32 + static_cast<int>(ms.size()), extend_by_parity_table(w16, 32, ms, identity_table(ms.size()), static_cast<int>(ms.size())), 300);
+      survey("RM(2,5) w16 + parities" + hexs(ms), 32 + static_cast<int>(ms.size()),
+             extend_by_parity_table(w16, 32, ms, identity_table(ms.size()),
+                                    static_cast<int>(ms.size())),
+             300);
   }
   if (want("rmtable")) {
     const std::vector<std::uint64_t> w16 = codewords_of_weight(reed_muller_code(2, 5), 16);
@@ -316,19 +348,23 @@ int main(int argc, char** argv) {
         if ((x & vars) == vars) a |= std::uint64_t{1} << x;
       return a;
     };
-    const std::vector<std::uint64_t> masks = {support(7) ^ support(28), support(14) ^ support(19), support(11) ^ support(21),
-                                              support(13) ^ support(22)};
+    const std::vector<std::uint64_t> masks = {support(7) ^ support(28), support(14) ^ support(19),
+                                              support(11) ^ support(21), support(13) ^ support(22)};
     for (int t = 1; t <= 3; ++t) table_search("RM(2,5) w16", w16, 32, masks, t);
   }
   if (want("golaytable")) {
     std::vector<std::uint64_t> dodecads;
     for (const Token& tok : golay_dodecads().words) dodecads.push_back(tok.words()[0]);
     std::uint64_t state = 99;
-    auto next = [&] { state = state * 6364136223846793005ULL + 1442695040888963407ULL; return (state >> 40) & 0xFFFFFF; };
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return (state >> 40) & 0xFFFFFF;
+    };
     for (int trial = 0; trial < 3; ++trial) {
       std::vector<std::uint64_t> masks;
       for (int k = 0; k < 4; ++k) masks.push_back(next());
-      for (int t = 1; t <= 3; ++t) table_search("dodecads trial " + std::to_string(trial), dodecads, 24, masks, t);
+      for (int t = 1; t <= 3; ++t)
+        table_search("dodecads trial " + std::to_string(trial), dodecads, 24, masks, t);
     }
   }
   if (want("product")) {
@@ -346,7 +382,10 @@ int main(int argc, char** argv) {
     // for widths 33..35; the masks a_k are seeded random 32-bit sets.
     const std::vector<std::uint64_t> w16 = codewords_of_weight(reed_muller_code(2, 5), 16);
     std::uint64_t state = 12345;
-    auto next = [&] { state = state * 6364136223846793005ULL + 1442695040888963407ULL; return state >> 32; };
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return state >> 32;
+    };
     for (const char* layout : {"a", "a~a", "ab", "a~ab", "abc"}) {
       const int t = static_cast<int>(std::strlen(layout)) - (std::strchr(layout, '~') ? 1 : 0);
       for (int trial = 0; trial < 6; ++trial) {
@@ -366,7 +405,8 @@ int main(int argc, char** argv) {
           }
           words.push_back(y);
         }
-        survey(std::string("RM(2,5) w16 + suffix ") + layout + " trial " + std::to_string(trial), 32 + t, words, 300);
+        survey(std::string("RM(2,5) w16 + suffix ") + layout + " trial " + std::to_string(trial),
+               32 + t, words, 300);
       }
     }
   }

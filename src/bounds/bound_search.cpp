@@ -33,14 +33,17 @@ std::vector<double> heuristic_weights(int n, int m) {
 
 class SubsetSearch {
  public:
-  SubsetSearch(const std::vector<BoundRow>& rows, int n, bool swaps) : N_(rows.size()), swaps_(swaps) {
+  SubsetSearch(const std::vector<BoundRow>& rows, int n, bool swaps)
+      : N_(rows.size()), swaps_(swaps) {
     const int m = rows.front().own.width();
     weight_ = heuristic_weights(n, std::min(m, 254));
     gap_.assign(N_ * N_, kSelf);
     for (std::size_t i = 0; i < N_; ++i) {
       const int base = inner(rows[i].query, rows[i].own);
       for (std::size_t j = 0; j < N_; ++j)
-        if (i != j) gap_[i * N_ + j] = static_cast<std::uint8_t>(std::clamp(inner(rows[i].query, rows[j].own) - base, 0, 254));
+        if (i != j)
+          gap_[i * N_ + j] = static_cast<std::uint8_t>(
+              std::clamp(inner(rows[i].query, rows[j].own) - base, 0, 254));
     }
     in_.assign(N_, true);
     c_.assign(N_, 0.0);
@@ -305,11 +308,13 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
   if (n < 3 || n > 1000) throw UsageError("--n must be in 3..1000 (rank 1 suffices below 3)");
   BoundSearchResult result;
   bool have_best = false;
-  auto consider = [&](const std::string& construction, const std::vector<Token>& pool, bool swaps = false) {
+  auto consider = [&](const std::string& construction, const std::vector<Token>& pool,
+                      bool swaps = false) {
     if (pool.empty()) return;
     if (options.log) options.log(construction + " (" + std::to_string(pool.size()) + " words)");
     BoundCandidate rows;
-    BoundSearchEntry entry = certify_pool(construction, pool, n, options.subset_search, &rows, swaps);
+    BoundSearchEntry entry =
+        certify_pool(construction, pool, n, options.subset_search, &rows, swaps);
     if (entry.bound.applicable && (!have_best || entry.bound.bound > result.bound.bound)) {
       have_best = true;
       result.best = std::move(rows);
@@ -332,8 +337,9 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
     // Johnson subsets: small scheme, the subset search picks the rows.
     for (int w : {half, half - 1}) {
       if (w < 2) continue;
-      if (binomial_saturating(m, w) <= 3000) consider("johnson m=" + std::to_string(m) + " w=" + std::to_string(w),
-                                                     johnson_code(m, w).words);
+      if (binomial_saturating(m, w) <= 3000)
+        consider("johnson m=" + std::to_string(m) + " w=" + std::to_string(w),
+                 johnson_code(m, w).words);
     }
     for (int d = 4; d <= std::min(m, 2 * half); d += 2) {
       for (int w : {half, half + 1, half - 1}) {
@@ -353,7 +359,8 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
         std::vector<int> distances;
         for (int d : {m / 4, m / 3, (3 * m) / 8}) {
           const int even_d = std::max(4, d - d % 2);
-          if (std::find(distances.begin(), distances.end(), even_d) == distances.end()) distances.push_back(even_d);
+          if (std::find(distances.begin(), distances.end(), even_d) == distances.end())
+            distances.push_back(even_d);
         }
         for (int even_d : distances) {
           const Code code = random_greedy_code(m, half, even_d, seed, 2000, 12'000);
@@ -368,7 +375,8 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
     for (const StructuredCode& s : structured_bound_codes(m, kMaxStructuredRows))
       consider(s.construction, s.code.words, true);
   }
-  if (!have_best) throw UsageError("no construction gave a certified bound for m=" + std::to_string(m));
+  if (!have_best)
+    throw UsageError("no construction gave a certified bound for m=" + std::to_string(m));
   return result;
 }
 

@@ -2,8 +2,8 @@
 #include "kernelrank/bounds/bound_sources.hpp"
 
 #include "kernelrank/bounds/certificate_gate.hpp"
-#include "kernelrank/core/errors.hpp"
 #include "kernelrank/bounds/refutation_certificate.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <algorithm>
 
@@ -11,11 +11,16 @@ namespace kernelrank {
 
 std::string to_string(BoundSource source) {
   switch (source) {
-    case BoundSource::Code: return "code";
-    case BoundSource::Order: return "order argument";
-    case BoundSource::InheritedOrder: return "inherited order argument";
-    case BoundSource::Dependence: return "linear dependence";
-    case BoundSource::OneRow: return "one row";
+    case BoundSource::Code:
+      return "code";
+    case BoundSource::Order:
+      return "order argument";
+    case BoundSource::InheritedOrder:
+      return "inherited order argument";
+    case BoundSource::Dependence:
+      return "linear dependence";
+    case BoundSource::OneRow:
+      return "one row";
   }
   return "?";
 }
@@ -34,19 +39,24 @@ std::optional<SourcedCandidate> order_candidate(const CertificateTask& task) {
   const OrderArgument order = order_argument(base, rank, search_class);
   if (!order.refuted) return std::nullopt;
   std::string why_not;
-  const std::optional<std::string> text = order_certificate(base, search_class, order, rank, "", why_not);
-  if (!text) throw InternalError("the order argument on T(" + std::to_string(base_m) + ",3) has no certificate: " + why_not);
+  const std::optional<std::string> text =
+      order_certificate(base, search_class, order, rank, "", why_not);
+  if (!text)
+    throw InternalError("the order argument on T(" + std::to_string(base_m) +
+                        ",3) has no certificate: " + why_not);
   SourcedCandidate c;
   c.bound = rank + 1;
-  const std::string core = std::to_string(order.core.size()) + "-pair core of T(" + std::to_string(base_m) + ",3)";
+  const std::string core =
+      std::to_string(order.core.size()) + "-pair core of T(" + std::to_string(base_m) + ",3)";
   if (base_m == task.m) {
     c.source = BoundSource::Order;
     c.certificate = *text;
     c.description = "order argument: a " + core + " refutes rank " + std::to_string(rank);
   } else {
     c.source = BoundSource::InheritedOrder;
-    c.certificate = inherit_certificate(task, "T(" + std::to_string(base_m) + ",3) padded with " +
-                                                  std::to_string(task.m - base_m) + " zero coordinates",
+    c.certificate = inherit_certificate(task,
+                                        "T(" + std::to_string(base_m) + ",3) padded with " +
+                                            std::to_string(task.m - base_m) + " zero coordinates",
                                         *text, std::to_string(rank + 1));
     c.description = "inherited: the order argument's " + core + ", padded with " +
                     std::to_string(task.m - base_m) + " zero coordinates";
@@ -77,7 +87,8 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
     if (task.m >= 4) throw;  // a real usage error (bad --n, --code file); small m has no code
     result.code_reason = e.what();
   }
-  if (std::optional<SourcedCandidate> order = order_candidate(task)) result.candidates.push_back(std::move(*order));
+  if (std::optional<SourcedCandidate> order = order_candidate(task))
+    result.candidates.push_back(std::move(*order));
   // Past m = 17 the code bound is at least as good (r >= 9 at m = 18) and the certificate
   // would list 3^9 sign patterns.
   if (task.m >= 4 && task.m <= 17 && !task.position_dependent) {
@@ -85,7 +96,8 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
     c.source = BoundSource::Dependence;
     c.bound = task.m / 2;
     c.certificate = dependence_certificate(task);
-    c.description = "linear dependence: " + std::to_string(task.m / 2) + " queries with disjoint pairs of ones refute rank " +
+    c.description = "linear dependence: " + std::to_string(task.m / 2) +
+                    " queries with disjoint pairs of ones refute rank " +
                     std::to_string(task.m / 2 - 1);
     result.candidates.push_back(std::move(c));
   }
@@ -95,10 +107,12 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
   one.certificate = one_row_certificate(task);
   one.description = "one row: without features every denominator is zero";
   result.candidates.push_back(std::move(one));
-  for (const SourcedCandidate& c : result.candidates) require_checker_verified(c.certificate, std::nullopt);
+  for (const SourcedCandidate& c : result.candidates)
+    require_checker_verified(c.certificate, std::nullopt);
   // Candidates are in tie-break order; stable_sort keeps it among equal bounds.
-  std::stable_sort(result.candidates.begin(), result.candidates.end(),
-                   [](const SourcedCandidate& a, const SourcedCandidate& b) { return a.bound > b.bound; });
+  std::stable_sort(
+      result.candidates.begin(), result.candidates.end(),
+      [](const SourcedCandidate& a, const SourcedCandidate& b) { return a.bound > b.bound; });
   result.best = result.candidates.front();
   return result;
 }

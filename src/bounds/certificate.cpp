@@ -21,8 +21,9 @@ std::string task_line(const CertificateTask& task, const std::string& kind) {
 namespace {
 
 std::string rule_line(const RankBoundResult& bound) {
-  return bound.rule == BoundRule::Trace ? "rule trace precision=" + std::to_string(bound.precision) + "\n"
-                                        : "rule dominance\n";
+  return bound.rule == BoundRule::Trace
+             ? "rule trace precision=" + std::to_string(bound.precision) + "\n"
+             : "rule dominance\n";
 }
 
 std::string sum_and_claim(const RankBoundResult& bound) {
@@ -35,13 +36,15 @@ std::string sum_and_claim(const RankBoundResult& bound) {
 
 std::string cube_certificate(const CertificateTask& task, const std::string& construction,
                              const std::vector<BoundRow>& rows, const RankBoundResult& bound) {
-  if (!bound.applicable) throw UsageError("cannot write a certificate for a bound that does not apply");
+  if (!bound.applicable)
+    throw UsageError("cannot write a certificate for a bound that does not apply");
   std::string text = "kernelrank-certificate 1\n";
   text += task_line(task, "cube") + "\n";
   text += "construction " + single_line(construction) + "\n";
   text += rule_line(bound);
   text += "rows " + std::to_string(rows.size()) + "\n";
-  for (const BoundRow& row : rows) text += "row " + row.own.to_string() + " " + row.query.to_string() + "\n";
+  for (const BoundRow& row : rows)
+    text += "row " + row.own.to_string() + " " + row.query.to_string() + "\n";
   return text + sum_and_claim(bound);
 }
 
@@ -63,12 +66,13 @@ std::string family_certificate(const CertificateTask& task, const std::string& f
   text += "steps " + std::to_string(bound.steps.size()) + "\n";
   for (std::size_t s = 0; s < bound.steps.size(); ++s) {
     const FamilyStep& step = bound.steps[s];
-    text += "step " + std::to_string(s + 1) + " pos=" + std::to_string(step.position + 1) + " q=" +
-            step.q.to_string() + " a=" + step.a.to_string() + " b=" + step.b.to_string() +
+    text += "step " + std::to_string(s + 1) + " pos=" + std::to_string(step.position + 1) +
+            " q=" + step.q.to_string() + " a=" + step.a.to_string() + " b=" + step.b.to_string() +
             " k=" + std::to_string(step.k) + "\n";
   }
   text += "rows " + std::to_string(bound.rows.size()) + "\n";
-  for (const FamilyRow& row : bound.rows) text += "row " + row.own.to_string() + " " + row.query.to_string() + "\n";
+  for (const FamilyRow& row : bound.rows)
+    text += "row " + row.own.to_string() + " " + row.query.to_string() + "\n";
   text += "pairs " + std::to_string(bound.chains.size()) + "\n";
   for (const FamilyChain& chain : bound.chains) {
     text += "pair " + std::to_string(chain.i + 1) + " " + std::to_string(chain.j + 1) + " :";

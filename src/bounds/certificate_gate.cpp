@@ -26,13 +26,16 @@ CheckerVerdict verdict_of(const krcheck::CheckResult& result, const std::ostring
 
 void require(const CheckerVerdict& verdict) {
   if (!verdict.verified)
-    throw InternalError("kernelrank-check refuses the certificate the producer made (a bug; nothing was written): " +
-                        verdict.diagnostics);
+    throw InternalError(
+        "kernelrank-check refuses the certificate the producer made (a bug; nothing was "
+        "written): " +
+        verdict.diagnostics);
 }
 
 }  // namespace
 
-CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyInput>& family_input, int threads) {
+CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyInput>& family_input,
+                           int threads) {
   std::istringstream cert(text);
   std::istringstream family_stream(family_input ? family_input->bytes : std::string());
   std::optional<krcheck::NamedInput> family;
@@ -40,47 +43,58 @@ CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyIn
   std::ostringstream out, err;
   krcheck::CheckOptions options;
   options.threads = threads;
-  return verdict_of(krcheck::check_certificate(krcheck::NamedInput{kInMemory, &cert}, family, out, err, options), err);
+  return verdict_of(
+      krcheck::check_certificate(krcheck::NamedInput{kInMemory, &cert}, family, out, err, options),
+      err);
 }
 
-void require_checker_verified(const std::string& text, const std::optional<FamilyInput>& family, int threads) {
+void require_checker_verified(const std::string& text, const std::optional<FamilyInput>& family,
+                              int threads) {
   require(run_checker(text, family, threads));
 }
 
-std::string checker_shard(const std::string& text, std::uint64_t index, std::uint64_t count, int threads) {
+std::string checker_shard(const std::string& text, std::uint64_t index, std::uint64_t count,
+                          int threads) {
   std::istringstream cert(text);
   std::ostringstream out, err;
   krcheck::CheckOptions options;
   options.threads = threads;
   options.shard = std::make_pair(index, count);
-  const krcheck::CheckResult result =
-      krcheck::check_certificate(krcheck::NamedInput{kInMemory, &cert}, std::nullopt, out, err, options);
+  const krcheck::CheckResult result = krcheck::check_certificate(
+      krcheck::NamedInput{kInMemory, &cert}, std::nullopt, out, err, options);
   if (result.partial.empty())
-    throw InternalError("kernelrank-check refuses shard " + std::to_string(index) + "/" + std::to_string(count) +
-                        " of the certificate the producer made (a bug; nothing was written): " + err.str());
+    throw InternalError(
+        "kernelrank-check refuses shard " + std::to_string(index) + "/" + std::to_string(count) +
+        " of the certificate the producer made (a bug; nothing was written): " + err.str());
   return result.partial;
 }
 
-void require_checker_merge_verified(const std::string& text, const std::vector<std::string>& partials) {
+void require_checker_merge_verified(const std::string& text,
+                                    const std::vector<std::string>& partials) {
   std::istringstream cert(text);
   std::vector<std::istringstream> streams;
   streams.reserve(partials.size());
   std::vector<krcheck::NamedInput> inputs;
   for (std::size_t k = 0; k < partials.size(); ++k) streams.emplace_back(partials[k]);
   for (std::size_t k = 0; k < partials.size(); ++k)
-    inputs.push_back(krcheck::NamedInput{"<checker shard " + std::to_string(k + 1) + " in memory>", &streams[k]});
+    inputs.push_back(krcheck::NamedInput{"<checker shard " + std::to_string(k + 1) + " in memory>",
+                                         &streams[k]});
   std::ostringstream out, err;
-  require(verdict_of(krcheck::merge_partials(krcheck::NamedInput{kInMemory, &cert}, inputs, out, err), err));
+  require(verdict_of(
+      krcheck::merge_partials(krcheck::NamedInput{kInMemory, &cert}, inputs, out, err), err));
 }
 
-std::string family_digest_hex(const std::string& bytes) { return krcheck::to_hex(krcheck::sha256(bytes)); }
+std::string family_digest_hex(const std::string& bytes) {
+  return krcheck::to_hex(krcheck::sha256(bytes));
+}
 
 std::string write_verified_certificate(const std::string& path, const std::string& text,
                                        const std::optional<FamilyInput>& family) {
   require_checker_verified(text, family);
   write_file_atomically(path, text);
-  return "certificate written to " + path + " (verified in memory by the checker; check it with: kernelrank-check " +
-         path + (family ? " " + family->path : std::string()) + ")\n";
+  return "certificate written to " + path +
+         " (verified in memory by the checker; check it with: kernelrank-check " + path +
+         (family ? " " + family->path : std::string()) + ")\n";
 }
 
 }  // namespace kernelrank

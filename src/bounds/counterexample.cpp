@@ -2,10 +2,10 @@
 #include "kernelrank/bounds/counterexample.hpp"
 
 #include "kernelrank/bounds/amplification.hpp"
-#include "kernelrank/core/code.hpp"
-#include "kernelrank/core/errors.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/core/code.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <functional>
 
@@ -57,12 +57,14 @@ std::vector<std::function<Code()>> constructions(int m) {
   return list;
 }
 
-Counterexample exhaustive(const Model& model, const std::function<EvalReport()>& evaluate, std::string reason) {
+Counterexample exhaustive(const Model& model, const std::function<EvalReport()>& evaluate,
+                          std::string reason) {
   Counterexample result;
   result.fallback_reason = std::move(reason);
   const EvalReport report = evaluate();
   result.path = CounterexamplePath::Exhaustive;
-  result.explanation = "exhaustive evaluation (" + report.method + ") of " + report.instances.str() + " instances";
+  result.explanation =
+      "exhaustive evaluation (" + report.method + ") of " + report.instances.str() + " instances";
   if (!report.failures.empty()) {
     result.failing = report.failures.front();
   } else {
@@ -72,19 +74,25 @@ Counterexample exhaustive(const Model& model, const std::function<EvalReport()>&
   return result;
 }
 
-Counterexample exhaustive_cube(const Model& model, const CounterexampleOptions& options, std::string reason) {
+Counterexample exhaustive_cube(const Model& model, const CounterexampleOptions& options,
+                               std::string reason) {
   const int m = model.width(), n = options.n;
   EvalOptions eval;
   eval.max_failures = 1;
   eval.instance_limit = options.exhaustive_limit;
   const bool brute = m <= 24 && static_cast<long long>(m) * n <= 62 &&
                      (std::uint64_t{1} << (m * n)) <= options.exhaustive_limit;
-  if (brute) return exhaustive(model, [&] { return evaluate_cube(model, m, n, eval); }, std::move(reason));
+  if (brute)
+    return exhaustive(
+        model, [&] { return evaluate_cube(model, m, n, eval); }, std::move(reason));
   if (model.overlap_form() && !model.position_dependent())
-    return exhaustive(model, [&] { return evaluate_profiles(*model.overlap_form(), m, n, eval); }, std::move(reason));
+    return exhaustive(
+        model, [&] { return evaluate_profiles(*model.overlap_form(), m, n, eval); },
+        std::move(reason));
   Counterexample none;
-  none.fallback_reason = reason + "; exhaustive search over T(" + std::to_string(m) + "," + std::to_string(n) +
-                         ") is out of reach (2^" + std::to_string(m * n) + " instances)";
+  none.fallback_reason = reason + "; exhaustive search over T(" + std::to_string(m) + "," +
+                         std::to_string(n) + ") is out of reach (2^" + std::to_string(m * n) +
+                         " instances)";
   return none;
 }
 
@@ -92,9 +100,12 @@ Counterexample exhaustive_cube(const Model& model, const CounterexampleOptions& 
 
 std::string to_string(CounterexamplePath path) {
   switch (path) {
-    case CounterexamplePath::ProofGuided: return "proof-guided";
-    case CounterexamplePath::Exhaustive: return "exhaustive";
-    case CounterexamplePath::None: return "none";
+    case CounterexamplePath::ProofGuided:
+      return "proof-guided";
+    case CounterexamplePath::Exhaustive:
+      return "exhaustive";
+    case CounterexamplePath::None:
+      return "none";
   }
   return "?";
 }
@@ -103,8 +114,10 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
   const int n = options.n, m = model.width();
   if (n < 3) return exhaustive_cube(model, options, "the proof needs n >= 3");
   if (model.position_dependent())
-    return exhaustive_cube(model, options, "the proof-guided path handles position-independent models only");
-  if (model.token_universe() && model.token_universe()->size() != (std::size_t{1} << std::min(m, 62)))
+    return exhaustive_cube(model, options,
+                           "the proof-guided path handles position-independent models only");
+  if (model.token_universe() &&
+      model.token_universe()->size() != (std::size_t{1} << std::min(m, 62)))
     return exhaustive_cube(model, options, "the model is not defined on the whole cube");
   const Classification cls = model.classify();
   if (cls.model_class == ModelClass::OutsideNK)
@@ -112,7 +125,9 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
   const AmplificationTable table(n, m);
   std::size_t entries = 0;
   const auto codes = constructions(m);
-  if (codes.empty()) return exhaustive_cube(model, options, "no bound construction exists at m=" + std::to_string(m));
+  if (codes.empty())
+    return exhaustive_cube(model, options,
+                           "no bound construction exists at m=" + std::to_string(m));
   for (const auto& make_code : codes) {
     const Code code = make_code();
     if (code.words.size() < 2) continue;
@@ -127,7 +142,9 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
       const Rational diagonal = model.kernel(q, rows[i].own, 0, 1);
       entries += 2;
       if (self < 0 || diagonal < 0)
-        return exhaustive_cube(model, options, "the model is outside NK (a negative kernel value at query " + q.to_string() + ")");
+        return exhaustive_cube(
+            model, options,
+            "the model is outside NK (a negative kernel value at query " + q.to_string() + ")");
       for (std::size_t j = 0; j < N; ++j) {
         if (i == j) continue;
         const int gap = inner(q, rows[j].own) - inner(q, rows[i].own);
@@ -135,18 +152,22 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
         const Rational entry = model.kernel(q, rows[j].own, 0, 1);
         ++entries;
         if (entry < 0)
-          return exhaustive_cube(model, options, "the model is outside NK (alpha(" + q.to_string() + ", " +
-                                                     rows[j].own.to_string() + ") = " + describe(entry) + ")");
+          return exhaustive_cube(model, options,
+                                 "the model is outside NK (alpha(" + q.to_string() + ", " +
+                                     rows[j].own.to_string() + ") = " + describe(entry) + ")");
         const auto& amplification = *table.at(gap);
         if (diagonal > Rational(amplification.factor) * entry) continue;
         // Violated ratio: walk the chain to a violated link.
-        const std::vector<Token> chain = cube_chain(q, rows[i].own, rows[j].own, amplification.parts);
+        const std::vector<Token> chain =
+            cube_chain(q, rows[i].own, rows[j].own, amplification.parts);
         for (std::size_t s = 1; s < chain.size(); ++s) {
-          const Rational a = model.kernel(q, chain[s - 1], 0, 1), b = model.kernel(q, chain[s], 0, 1);
+          const Rational a = model.kernel(q, chain[s - 1], 0, 1),
+                         b = model.kernel(q, chain[s], 0, 1);
           entries += 2;
           const int link_gap = inner(q, chain[s]) - inner(q, chain[s - 1]);
           const Rational f = gap_domination_factor(n, link_gap, 1);
-          if (a < 0 || b < 0) return exhaustive_cube(model, options, "the model is outside NK on a chain token");
+          if (a < 0 || b < 0)
+            return exhaustive_cube(model, options, "the model is outside NK on a chain token");
           if (a > f * b) continue;
           Counterexample result;
           result.path = CounterexamplePath::ProofGuided;
@@ -154,14 +175,16 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
           result.kernel_entries = entries;
           result.failing = failing_link_instance(model, Link{0, q, chain[s - 1], chain[s], 1}, n);
           if (!result.failing)
-            throw InternalError("L2 contradicted: alpha(q,a) <= f alpha(q,b) but S1, S2, S3 all have error < 1/2");
-          result.explanation = "rows " + std::to_string(i + 1) + ", " + std::to_string(j + 1) + " of " + name +
-                               ": M[i][i] = " + describe(diagonal) + " <= R_" + std::to_string(n) + "(" +
-                               std::to_string(gap) + ") * M[i][j] = " + amplification.factor.str() + " * " +
-                               describe(entry) + "; chain link " + std::to_string(s) + " of " +
-                               std::to_string(chain.size() - 1) + " (gap " + std::to_string(link_gap) +
-                               "): alpha(q,a) = " + describe(a) + " <= " + describe(f) + " * alpha(q,b) = " +
-                               describe(f * b) + ", so L2 fails on this link";
+            throw InternalError(
+                "L2 contradicted: alpha(q,a) <= f alpha(q,b) but S1, S2, S3 all have error < 1/2");
+          result.explanation =
+              "rows " + std::to_string(i + 1) + ", " + std::to_string(j + 1) + " of " + name +
+              ": M[i][i] = " + describe(diagonal) + " <= R_" + std::to_string(n) + "(" +
+              std::to_string(gap) + ") * M[i][j] = " + amplification.factor.str() + " * " +
+              describe(entry) + "; chain link " + std::to_string(s) + " of " +
+              std::to_string(chain.size() - 1) + " (gap " + std::to_string(link_gap) +
+              "): alpha(q,a) = " + describe(a) + " <= " + describe(f) +
+              " * alpha(q,b) = " + describe(f * b) + ", so L2 fails on this link";
           return result;
         }
         throw InternalError("a violated chain ratio has no violated link");
@@ -170,17 +193,20 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
   }
   Counterexample fallback = exhaustive_cube(model, options,
                                             "every ratio inequality of the constructions holds (" +
-                                                std::to_string(entries) + " kernel values): the model may have rank "
+                                                std::to_string(entries) +
+                                                " kernel values): the model may have rank "
                                                 "above their bounds");
   fallback.kernel_entries = entries;
   return fallback;
 }
 
-Counterexample find_counterexample(const Model& model, const Family& family, const CounterexampleOptions&) {
+Counterexample find_counterexample(const Model& model, const Family& family,
+                                   const CounterexampleOptions&) {
   auto exhaustive_family = [&](std::string reason) {
     EvalOptions eval;
     eval.max_failures = 1;
-    return exhaustive(model, [&] { return evaluate_family(model, family, eval); }, std::move(reason));
+    return exhaustive(
+        model, [&] { return evaluate_family(model, family, eval); }, std::move(reason));
   };
   if (family.n < 3) return exhaustive_family("the proof needs n >= 3");
   if (model.position_dependent())
@@ -194,9 +220,11 @@ Counterexample find_counterexample(const Model& model, const Family& family, con
     const Token& q = row.query;
     const Rational w = model.kernel(q, q, row.position, row.position);
     const Rational diagonal = model.kernel(q, row.own, row.position, (row.position + 1) % family.n);
-    const Rational entry = model.kernel(q, bound.rows[chain.j].own, row.position, (row.position + 1) % family.n);
+    const Rational entry =
+        model.kernel(q, bound.rows[chain.j].own, row.position, (row.position + 1) % family.n);
     entries += 3;
-    if (w < 0 || diagonal < 0 || entry < 0) return exhaustive_family("the model is outside NK on the rows");
+    if (w < 0 || diagonal < 0 || entry < 0)
+      return exhaustive_family("the model is outside NK on the rows");
     if (diagonal > chain.factor * entry) continue;
     for (std::size_t s : chain.steps) {
       const FamilyStep& step = bound.steps[s];
@@ -210,14 +238,16 @@ Counterexample find_counterexample(const Model& model, const Family& family, con
       result.construction = "the family's own steps (" + std::to_string(N) + " rows, " +
                             std::to_string(bound.steps.size()) + " steps)";
       result.kernel_entries = entries;
-      result.failing = failing_link_instance(model, Link{step.position, q, step.a, step.b, step.k}, family.n);
+      result.failing =
+          failing_link_instance(model, Link{step.position, q, step.a, step.b, step.k}, family.n);
       if (!result.failing)
         throw InternalError("L2 contradicted on a family step: no instance of the step fails");
-      result.explanation = "rows " + std::to_string(chain.i + 1) + ", " + std::to_string(chain.j + 1) +
-                           ": M[i][i] = " + describe(diagonal) + " <= " + describe(chain.factor) + " * " +
-                           describe(entry) + "; step with gap " + std::to_string(step.gap) + ", k = " +
-                           std::to_string(step.k) + ": alpha(q,a) = " + describe(a) + " <= " +
-                           describe(step.factor) + " * alpha(q,b)";
+      result.explanation = "rows " + std::to_string(chain.i + 1) + ", " +
+                           std::to_string(chain.j + 1) + ": M[i][i] = " + describe(diagonal) +
+                           " <= " + describe(chain.factor) + " * " + describe(entry) +
+                           "; step with gap " + std::to_string(step.gap) +
+                           ", k = " + std::to_string(step.k) + ": alpha(q,a) = " + describe(a) +
+                           " <= " + describe(step.factor) + " * alpha(q,b)";
       return result;
     }
     throw InternalError("a violated family chain has no violated step");

@@ -1,18 +1,18 @@
 // Exhaustive and family-restricted checks of the L2 inequalities on a model.
 #include "kernelrank/bounds/domination_check.hpp"
 
-#include "kernelrank/bounds/amplification.hpp"
-#include "kernelrank/core/errors.hpp"
-#include "kernelrank/bounds/family_bound.hpp"
 #include "core/progress.hpp"
 #include "eval/tabulated_eval.hpp"
-
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/core/errors.hpp"
 
 namespace kernelrank {
 namespace {
 
 // k D1 > (n-1-k)(g-1) D2 for the exact kernel values.
-bool inequality_holds(const Rational& w, const Rational& a, const Rational& b, int n, int gap, int k) {
+bool inequality_holds(const Rational& w, const Rational& a, const Rational& b, int n, int gap,
+                      int k) {
   const Rational d1 = w + (n - 1) * a;
   const Rational d2 = w + (n - 1) * b;
   return k * d1 > Rational((n - 1 - k) * (gap - 1)) * d2;
@@ -37,8 +37,9 @@ DominationViolation describe_violation(const Model& model, const Token& q, const
   v.s2 = evaluate_instance(model, step.s2);
   v.s3 = evaluate_instance(model, step.s3);
   if (v.lhs <= v.rhs && !v.s1.fails() && !v.s2.fails() && !v.s3.fails())
-    throw InternalError("L2 contradicted: inequality violated for q=" + q.to_string() + " a=" +
-                        a.to_string() + " b=" + b.to_string() + " but S1, S2, S3 all have error < 1/2");
+    throw InternalError("L2 contradicted: inequality violated for q=" + q.to_string() +
+                        " a=" + a.to_string() + " b=" + b.to_string() +
+                        " but S1, S2, S3 all have error < 1/2");
   return v;
 }
 
@@ -49,8 +50,12 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
     throw UsageError("the exhaustive domination check supports position-independent models only");
   if (m < 1 || m > 20 || (std::uint64_t{1} << (3 * m)) > limit)
     throw ResourceError("checking every triple of {0,1}^" + std::to_string(m) + " needs 2^" +
-                        std::to_string(3 * m) + " tests; use a family (--family) or m <= " +
-                        std::to_string([&] { int k = 1; while ((std::uint64_t{1} << (3 * (k + 1))) <= limit) ++k; return k; }()));
+                        std::to_string(3 * m) +
+                        " tests; use a family (--family) or m <= " + std::to_string([&] {
+                          int k = 1;
+                          while ((std::uint64_t{1} << (3 * (k + 1))) <= limit) ++k;
+                          return k;
+                        }()));
   const std::vector<Token> universe = detail::cube_tokens(m);
   const std::size_t U = universe.size();
   // Kernel rows scaled to integers when they fit (the comparison is invariant
@@ -81,7 +86,8 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
           if (holds) continue;
           ++report.violated;
           if (report.violations.size() < max_reported)
-            report.violations.push_back(describe_violation(model, universe[q], universe[a], universe[b], n, k));
+            report.violations.push_back(
+                describe_violation(model, universe[q], universe[a], universe[b], n, k));
         }
       }
     }
@@ -90,7 +96,8 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
   return report;
 }
 
-DominationReport check_domination_family(const Model& model, const Family& family, std::size_t max_reported) {
+DominationReport check_domination_family(const Model& model, const Family& family,
+                                         std::size_t max_reported) {
   if (family.n < 3) throw UsageError("gap domination needs n >= 3");
   if (model.position_dependent())
     throw UsageError("the domination check supports position-independent models only");
@@ -100,12 +107,13 @@ DominationReport check_domination_family(const Model& model, const Family& famil
   for (const FamilyStep& step : analyse_family(family, false).steps) {
     ++report.checked;
     const Rational w = model.kernel(step.q, step.q, 0, 0);
-    if (inequality_holds(w, model.kernel(step.q, step.a, 0, 1), model.kernel(step.q, step.b, 0, 1), family.n,
-                         step.gap, step.k))
+    if (inequality_holds(w, model.kernel(step.q, step.a, 0, 1), model.kernel(step.q, step.b, 0, 1),
+                         family.n, step.gap, step.k))
       continue;
     ++report.violated;
     if (report.violations.size() < max_reported)
-      report.violations.push_back(describe_violation(model, step.q, step.a, step.b, family.n, step.k));
+      report.violations.push_back(
+          describe_violation(model, step.q, step.a, step.b, family.n, step.k));
   }
   return report;
 }

@@ -73,12 +73,15 @@ Index build_index(const Family& family, bool position_dependent) {
   return index;
 }
 
-std::string step_text(const Token& q, const Token& a, const Token& b, int n, int k, const char* which) {
+std::string step_text(const Token& q, const Token& a, const Token& b, int n, int k,
+                      const char* which) {
   const std::string tq = q.to_string(), ta = a.to_string(), tb = b.to_string();
-  if (std::string(which) == "S1") return "S1 = (" + tq + ", " + ta + "^" + std::to_string(n - 1) + ")";
-  if (std::string(which) == "S2") return "S2 = (" + tq + ", " + tb + "^" + std::to_string(n - 1) + ")";
-  return "S3_" + std::to_string(k) + " = (" + tq + ", " + ta + "^" + std::to_string(k) + ", " + tb + "^" +
-         std::to_string(n - 1 - k) + ")";
+  if (std::string(which) == "S1")
+    return "S1 = (" + tq + ", " + ta + "^" + std::to_string(n - 1) + ")";
+  if (std::string(which) == "S2")
+    return "S2 = (" + tq + ", " + tb + "^" + std::to_string(n - 1) + ")";
+  return "S3_" + std::to_string(k) + " = (" + tq + ", " + ta + "^" + std::to_string(k) + ", " + tb +
+         "^" + std::to_string(n - 1 - k) + ")";
 }
 
 // Best max-product chains within one (position, query) group.
@@ -107,7 +110,8 @@ std::vector<Group> build_groups(const Index& index, const FamilyAnalysis& analys
     for (std::size_t i = 0; i < g.tokens.size(); ++i) g.position_of[g.tokens[i]] = i;
     const std::size_t T = g.tokens.size();
     // Best single step per (a, b) edge.
-    std::vector<std::vector<std::optional<std::size_t>>> edge(T, std::vector<std::optional<std::size_t>>(T));
+    std::vector<std::vector<std::optional<std::size_t>>> edge(
+        T, std::vector<std::optional<std::size_t>>(T));
     for (std::size_t s : step_ids) {
       const FamilyStep& step = analysis.steps[s];
       auto& e = edge[g.position_of.at(step.a)][g.position_of.at(step.b)];
@@ -144,7 +148,9 @@ struct Candidate {
 }  // namespace
 
 FamilyAnalysis analyse_family(const Family& family, bool position_dependent) {
-  if (family.n < 3) throw UsageError("domination steps need n >= 3 (the family has n=" + std::to_string(family.n) + ")");
+  if (family.n < 3)
+    throw UsageError("domination steps need n >= 3 (the family has n=" + std::to_string(family.n) +
+                     ")");
   const Index index = build_index(family, position_dependent);
   const int n = family.n;
   FamilyAnalysis analysis;
@@ -155,7 +161,8 @@ FamilyAnalysis analyse_family(const Family& family, bool position_dependent) {
     if (!index.has_uniform(pos, q, a)) p.missing.push_back(step_text(q, a, b, n, k, "S1"));
     if (!index.has_uniform(pos, q, b)) p.missing.push_back(step_text(q, a, b, n, k, "S2"));
     if (!index.has_s3(pos, q, a, b, k, true))
-      p.missing.push_back(step_text(q, a, b, n, k, "S3") + (position_dependent ? " (some arrangement)" : ""));
+      p.missing.push_back(step_text(q, a, b, n, k, "S3") +
+                          (position_dependent ? " (some arrangement)" : ""));
     analysis.incomplete.push_back(std::move(p));
   };
   for (const auto& [key, tokens] : index.uniform) {
@@ -191,22 +198,27 @@ FamilyAnalysis analyse_family(const Family& family, bool position_dependent) {
     const auto& a = first_is_a ? *first : *second;
     const auto& b = first_is_a ? *second : *first;
     const int gap = inner(q, b.first) - inner(q, a.first);
-    if (gap < 2 || Rational(static_cast<long>(n - 1 - a.second) * (gap - 1), a.second) < 1) continue;
-    if (!index.has_uniform(instance.query, q, a.first) || !index.has_uniform(instance.query, q, b.first))
+    if (gap < 2 || Rational(static_cast<long>(n - 1 - a.second) * (gap - 1), a.second) < 1)
+      continue;
+    if (!index.has_uniform(instance.query, q, a.first) ||
+        !index.has_uniform(instance.query, q, b.first))
       report(instance.query, q, a.first, b.first, a.second);
   }
   return analysis;
 }
 
-std::vector<IncompletePattern> unsupported_steps(const Family& family, const std::vector<FamilyStep>& steps,
-                                                bool position_dependent) {
+std::vector<IncompletePattern> unsupported_steps(const Family& family,
+                                                 const std::vector<FamilyStep>& steps,
+                                                 bool position_dependent) {
   const Index index = build_index(family, position_dependent);
   const int n = family.n;
   std::vector<IncompletePattern> lost;
   for (const FamilyStep& step : steps) {
     IncompletePattern p{step.position, step.q, step.a, step.b, step.k, {}};
-    if (!index.has_uniform(step.position, step.q, step.a)) p.missing.push_back(step_text(step.q, step.a, step.b, n, step.k, "S1"));
-    if (!index.has_uniform(step.position, step.q, step.b)) p.missing.push_back(step_text(step.q, step.a, step.b, n, step.k, "S2"));
+    if (!index.has_uniform(step.position, step.q, step.a))
+      p.missing.push_back(step_text(step.q, step.a, step.b, n, step.k, "S1"));
+    if (!index.has_uniform(step.position, step.q, step.b))
+      p.missing.push_back(step_text(step.q, step.a, step.b, n, step.k, "S2"));
     if (!index.has_s3(step.position, step.q, step.a, step.b, step.k, true))
       p.missing.push_back(step_text(step.q, step.a, step.b, n, step.k, "S3"));
     if (!p.missing.empty()) lost.push_back(std::move(p));
@@ -214,8 +226,8 @@ std::vector<IncompletePattern> unsupported_steps(const Family& family, const std
   return lost;
 }
 
-RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>& rho, BoundRule rule, int n,
-                                        int precision) {
+RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>& rho,
+                                        BoundRule rule, int n, int precision) {
   const std::size_t N = rho.size();
   RankBoundResult result;
   result.rule = rule;
@@ -250,8 +262,10 @@ RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>
   }
   result.max_row_sum = worst;
   result.applicable = worst <= 1;
-  if (result.applicable) result.bound = N;
-  else result.reason = "a row has sum of 1/rho above 1";
+  if (result.applicable)
+    result.bound = N;
+  else
+    result.reason = "a row has sum of 1/rho above 1";
   return result;
 }
 
@@ -260,11 +274,13 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
   out.analysis = analyse_family(family, position_dependent);
   const int n = family.n;
   if (out.analysis.steps.empty()) {
-    out.why_not.push_back("the family supports no domination step: no query has S1 = (q, a^(n-1)), "
-                          "S2 = (q, b^(n-1)) and S3_k = (q, a^k, b^(n-1-k)) with gap <q,b> - <q,a> >= 2");
+    out.why_not.push_back(
+        "the family supports no domination step: no query has S1 = (q, a^(n-1)), "
+        "S2 = (q, b^(n-1)) and S3_k = (q, a^k, b^(n-1-k)) with gap <q,b> - <q,a> >= 2");
     if (!out.analysis.incomplete.empty())
-      out.why_not.push_back(std::to_string(out.analysis.incomplete.size()) +
-                            " incomplete pattern(s): some of S1, S2 and S3_k present, at least one missing");
+      out.why_not.push_back(
+          std::to_string(out.analysis.incomplete.size()) +
+          " incomplete pattern(s): some of S1, S2 and S3_k present, at least one missing");
     return out;
   }
   const Index index = build_index(family, position_dependent);
@@ -274,9 +290,13 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
     for (std::size_t t = 0; t < groups[g].tokens.size(); ++t) candidates.push_back({g, t});
   const std::size_t C = candidates.size();
   if (C > 20'000) throw ResourceError("the family has more than 20,000 candidate rows; split it");
-  auto own = [&](std::size_t c) -> const Token& { return groups[candidates[c].group].tokens[candidates[c].token]; };
+  auto own = [&](std::size_t c) -> const Token& {
+    return groups[candidates[c].group].tokens[candidates[c].token];
+  };
   // factor(i -> j): chain from own(i) to own(j) under i's query, if any.
-  auto link = [&](std::size_t i, std::size_t j) -> const std::optional<std::pair<Rational, std::vector<std::size_t>>>* {
+  auto link =
+      [&](std::size_t i,
+          std::size_t j) -> const std::optional<std::pair<Rational, std::vector<std::size_t>>>* {
     const Group& g = groups[candidates[i].group];
     const auto it = g.position_of.find(own(j));
     if (it == g.position_of.end() || own(i) == own(j)) return nullptr;
@@ -305,8 +325,9 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
   };
   std::vector<std::size_t> order(C);
   for (std::size_t i = 0; i < C; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t x, std::size_t y) { return compatible[x].size() > compatible[y].size(); });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return compatible[x].size() > compatible[y].size();
+  });
   std::vector<std::size_t> best_rows;
   double best_score = 0;
   for (std::size_t s = 0; s < std::min<std::size_t>(order.size(), 12); ++s) {
@@ -328,15 +349,17 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
       current += best_gain;
       std::vector<std::size_t> next;
       for (std::size_t p : pool)
-        if (p != chosen && std::find(compatible[chosen].begin(), compatible[chosen].end(), p) != compatible[chosen].end())
+        if (p != chosen && std::find(compatible[chosen].begin(), compatible[chosen].end(), p) !=
+                               compatible[chosen].end())
           next.push_back(p);
       pool = std::move(next);
     }
     if (current > best_score) best_score = current, best_rows = rows;
   }
   if (best_rows.size() < 2) {
-    out.why_not.push_back("steps exist, but no two rows (q_i, c_i) are linked both ways: every pair of own "
-                          "tokens needs a chain from c_i to c_j under q_i and from c_j to c_i under q_j");
+    out.why_not.push_back(
+        "steps exist, but no two rows (q_i, c_i) are linked both ways: every pair of own "
+        "tokens needs a chain from c_i to c_j under q_i and from c_j to c_i under q_j");
     return out;
   }
   // Exact bound on the chosen rows, with the steps the chains use.
@@ -365,7 +388,8 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
     }
   }
   const RankBoundResult trace = rank_bound_from_factors(rho, BoundRule::Trace, n, precision);
-  const RankBoundResult dominance = rank_bound_from_factors(rho, BoundRule::Dominance, n, precision);
+  const RankBoundResult dominance =
+      rank_bound_from_factors(rho, BoundRule::Dominance, n, precision);
   out.bound = dominance.applicable && dominance.bound > trace.bound ? dominance : trace;
   out.found = true;
   return out;

@@ -1,9 +1,9 @@
 // Generated rows, the conflict pre-pass, the pair pass and the bound; see generated_bound.hpp.
 #include "kernelrank/bounds/generated_bound.hpp"
 
+#include "core/progress.hpp"
 #include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "core/progress.hpp"
 
 #include <algorithm>
 #include <array>
@@ -110,7 +110,8 @@ inline void intersect_fixed(const std::uint64_t* x, const TiledRows& tiled, std:
   }
   for (std::size_t t = first; t < last; ++t) {
     std::uint64_t c = 0;
-    for (std::size_t k = 0; k < W; ++k) c += static_cast<std::uint64_t>(std::popcount(xs[k] & col[k][t]));
+    for (std::size_t k = 0; k < W; ++k)
+      c += static_cast<std::uint64_t>(std::popcount(xs[k] & col[k][t]));
     counts[t] = c;
   }
 }
@@ -118,17 +119,24 @@ inline void intersect_fixed(const std::uint64_t* x, const TiledRows& tiled, std:
 inline void intersect_any(const std::uint64_t* x, const TiledRows& tiled, std::size_t block,
                           std::size_t first, std::size_t last, std::uint64_t* counts) {
   switch (tiled.words) {
-    case 1: return intersect_fixed<1>(x, tiled, block, first, last, counts);
-    case 2: return intersect_fixed<2>(x, tiled, block, first, last, counts);
-    case 3: return intersect_fixed<3>(x, tiled, block, first, last, counts);
-    case 4: return intersect_fixed<4>(x, tiled, block, first, last, counts);
-    default: break;
+    case 1:
+      return intersect_fixed<1>(x, tiled, block, first, last, counts);
+    case 2:
+      return intersect_fixed<2>(x, tiled, block, first, last, counts);
+    case 3:
+      return intersect_fixed<3>(x, tiled, block, first, last, counts);
+    case 4:
+      return intersect_fixed<4>(x, tiled, block, first, last, counts);
+    default:
+      break;
   }
   const std::uint64_t* col = tiled.column(block, 0);
-  for (std::size_t t = first; t < last; ++t) counts[t] = static_cast<std::uint64_t>(std::popcount(x[0] & col[t]));
+  for (std::size_t t = first; t < last; ++t)
+    counts[t] = static_cast<std::uint64_t>(std::popcount(x[0] & col[t]));
   for (std::size_t k = 1; k < tiled.words; ++k) {
     col = tiled.column(block, k);
-    for (std::size_t t = first; t < last; ++t) counts[t] += static_cast<std::uint64_t>(std::popcount(x[k] & col[t]));
+    for (std::size_t t = first; t < last; ++t)
+      counts[t] += static_cast<std::uint64_t>(std::popcount(x[k] & col[t]));
   }
 }
 
@@ -141,15 +149,15 @@ void intersect_baseline(const std::uint64_t* x, const TiledRows& tiled, std::siz
 }
 
 #ifdef KR_PAIR_DISPATCH
-__attribute__((target("popcnt"), flatten)) void intersect_popcnt(const std::uint64_t* x, const TiledRows& tiled,
-                                                                 std::size_t block, std::size_t first,
-                                                                 std::size_t last, std::uint64_t* counts) {
+__attribute__((target("popcnt"), flatten)) void intersect_popcnt(
+    const std::uint64_t* x, const TiledRows& tiled, std::size_t block, std::size_t first,
+    std::size_t last, std::uint64_t* counts) {
   intersect_any(x, tiled, block, first, last, counts);
 }
 
 __attribute__((target("avx512f,avx512vpopcntdq,popcnt"), flatten)) void intersect_avx512(
-    const std::uint64_t* x, const TiledRows& tiled, std::size_t block, std::size_t first, std::size_t last,
-    std::uint64_t* counts) {
+    const std::uint64_t* x, const TiledRows& tiled, std::size_t block, std::size_t first,
+    std::size_t last, std::uint64_t* counts) {
   intersect_any(x, tiled, block, first, last, counts);
 }
 #endif
@@ -157,7 +165,8 @@ __attribute__((target("avx512f,avx512vpopcntdq,popcnt"), flatten)) void intersec
 IntersectKernel pick_kernel() {
 #ifdef KR_PAIR_DISPATCH
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512f")) return intersect_avx512;
+  if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512f"))
+    return intersect_avx512;
   if (__builtin_cpu_supports("popcnt")) return intersect_popcnt;
 #endif
   return intersect_baseline;
@@ -193,7 +202,8 @@ void validate(const GeneratedRows& rows) {
   if (rows.count < 2 || rows.count > kMaxGeneratedRows)
     throw UsageError("--words must be in 2.." + std::to_string(kMaxGeneratedRows) + ", not " +
                      std::to_string(rows.count));
-  const double bytes = static_cast<double>(rows.count) * static_cast<double>(words_per_row(rows.m)) * 8.0;
+  const double bytes =
+      static_cast<double>(rows.count) * static_cast<double>(words_per_row(rows.m)) * 8.0;
   if (bytes > 4.0 * 1024 * 1024 * 1024)
     throw UsageError("--words " + std::to_string(rows.count) + " at m = " + std::to_string(rows.m) +
                      " needs more than 4 GiB for the words; use fewer words");
@@ -209,7 +219,8 @@ std::vector<std::uint64_t> generate_words(const GeneratedRows& rows) {
     std::iota(perm.begin(), perm.end(), 0);
     std::uint64_t* row = words.data() + i * per_row;
     for (int t = 0; t < rows.weight; ++t) {
-      const auto j = static_cast<std::size_t>(t) + rng.below(static_cast<std::uint64_t>(rows.m - t));
+      const auto j =
+          static_cast<std::size_t>(t) + rng.below(static_cast<std::uint64_t>(rows.m - t));
       std::swap(perm[static_cast<std::size_t>(t)], perm[j]);
       const int c = perm[static_cast<std::size_t>(t)];
       row[c / 64] |= std::uint64_t{1} << (c % 64);
@@ -242,7 +253,8 @@ std::vector<std::uint64_t> conflict_drops(const GeneratedRows& rows,
       const std::uint64_t* row = words.data() + i * per_row;
       for (std::size_t k = 0; k < per_row; ++k)
         for (std::uint64_t bits = row[k]; bits != 0; bits &= bits - 1) {
-          const std::uint64_t key = full[i] ^ zobrist[k * 64 + static_cast<std::size_t>(std::countr_zero(bits))];
+          const std::uint64_t key =
+              full[i] ^ zobrist[k * 64 + static_cast<std::size_t>(std::countr_zero(bits))];
           if (pass_bits == 0 || (key >> (64 - pass_bits)) == pass) bucket.emplace_back(key, i);
         }
     }
@@ -257,7 +269,8 @@ std::vector<std::uint64_t> conflict_drops(const GeneratedRows& rows,
         for (std::size_t q = p + 1; q < b; ++q) {
           const std::uint64_t i = bucket[p].second, j = bucket[q].second;
           if (i == j) continue;
-          if (intersection(words.data() + i * per_row, words.data() + j * per_row, per_row) >= rows.weight - 1)
+          if (intersection(words.data() + i * per_row, words.data() + j * per_row, per_row) >=
+              rows.weight - 1)
             conflicts.emplace_back(std::min(i, j), std::max(i, j));
         }
       if (conflicts.size() > kMaxConflicts)
@@ -302,9 +315,11 @@ PairCounts count_pairs(const GeneratedRows& rows, const std::vector<std::uint64_
   std::size_t number = 0;
   for (std::size_t bi = 0; bi < tiled.blocks; ++bi)
     for (std::size_t bj = bi; bj < tiled.blocks; ++bj, ++number)
-      if (shard.owns(number)) tiles.emplace_back(static_cast<std::uint32_t>(bi), static_cast<std::uint32_t>(bj));
+      if (shard.owns(number))
+        tiles.emplace_back(static_cast<std::uint32_t>(bi), static_cast<std::uint32_t>(bj));
   const std::size_t bins = static_cast<std::size_t>(rows.m) + 1;
-  const int workers = std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(tiles.size(), 1))));
+  const int workers =
+      std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(tiles.size(), 1))));
   std::vector<std::vector<std::uint64_t>> histograms(static_cast<std::size_t>(workers),
                                                      std::vector<std::uint64_t>(kLanes * bins, 0));
   Progress progress(progress_label, tiles.size());
@@ -335,7 +350,8 @@ void add_counts(PairCounts& into, const PairCounts& part) {
   if (into.by_intersection.empty()) into.by_intersection.assign(part.by_intersection.size(), 0);
   if (into.by_intersection.size() != part.by_intersection.size())
     throw UsageError("partial results with different weights cannot be merged");
-  for (std::size_t x = 0; x < part.by_intersection.size(); ++x) into.by_intersection[x] += part.by_intersection[x];
+  for (std::size_t x = 0; x < part.by_intersection.size(); ++x)
+    into.by_intersection[x] += part.by_intersection[x];
 }
 
 GeneratedBound conclude_generated(const GeneratedRows& rows, std::vector<std::uint64_t> drops,
@@ -348,8 +364,8 @@ GeneratedBound conclude_generated(const GeneratedRows& rows, std::vector<std::ui
   result.precision = precision;
   const std::uint64_t expected = result.kept * (result.kept - 1) / 2;
   if (result.counts.pairs() != expected)
-    throw InternalError("pair pass counted " + std::to_string(result.counts.pairs()) + " pairs, expected " +
-                        std::to_string(expected));
+    throw InternalError("pair pass counted " + std::to_string(result.counts.pairs()) +
+                        " pairs, expected " + std::to_string(expected));
   const int w = rows.weight;
   AmplificationTable table(rows.n, w);
   result.sigma = 0;
@@ -374,12 +390,14 @@ std::string generated_certificate(const CertificateTask& task, const GeneratedBo
   text += task_line(task, "cube") + "\n";
   text += "construction " +
           single_line(std::to_string(rows.count) + " random weight-" + std::to_string(rows.weight) +
-                      " words (SplitMix64, seed " + std::to_string(rows.seed) + "), complement queries, " +
-                      std::to_string(bound.drops.size()) + " dropped for a gap below 2") +
+                      " words (SplitMix64, seed " + std::to_string(rows.seed) +
+                      "), complement queries, " + std::to_string(bound.drops.size()) +
+                      " dropped for a gap below 2") +
           "\n";
   text += "rule trace-uniform precision=" + std::to_string(bound.precision) + "\n";
-  text += "generated splitmix64 seed=" + std::to_string(rows.seed) + " count=" + std::to_string(rows.count) +
-          " weight=" + std::to_string(rows.weight) + " queries=complement\n";
+  text += "generated splitmix64 seed=" + std::to_string(rows.seed) +
+          " count=" + std::to_string(rows.count) + " weight=" + std::to_string(rows.weight) +
+          " queries=complement\n";
   text += "drops " + std::to_string(bound.drops.size()) + "\n";
   for (std::uint64_t d : bound.drops) text += "drop " + std::to_string(d + 1) + "\n";
   text += "sum " + bound.sum.str() + "\n";

@@ -15,7 +15,7 @@ struct GapHistograms {
   int max_gap = 0;
   std::vector<std::vector<std::uint32_t>> by_column;  // [j][G]
   std::vector<std::vector<std::uint32_t>> by_row;     // [i][G]
-  std::string bad_pair;  // first pair with gap < 2
+  std::string bad_pair;                               // first pair with gap < 2
 };
 
 GapHistograms histograms(const std::vector<BoundRow>& rows) {
@@ -45,7 +45,8 @@ GapHistograms histograms(const std::vector<BoundRow>& rows) {
 
 Integer lcm_of(const std::vector<Integer>& values) {
   Integer l = 1;
-  for (const Integer& v : values) mpz_lcm(l.backend().data(), l.backend().data(), v.backend().data());
+  for (const Integer& v : values)
+    mpz_lcm(l.backend().data(), l.backend().data(), v.backend().data());
   return l;
 }
 
@@ -95,12 +96,15 @@ RankBoundResult certify_rank_bound(const std::vector<BoundRow>& rows, int n, Bou
   if (rule == BoundRule::Trace) {
     // L = lcm of R(G)^2; 1 + c_j = (L + sum_G count * L / R(G)^2) / L.
     std::vector<Integer> squares(static_cast<std::size_t>(m) + 1, Integer(1));
-    for (int g = 2; g <= m; ++g) squares[static_cast<std::size_t>(g)] = table.at(g)->factor * table.at(g)->factor;
+    for (int g = 2; g <= m; ++g)
+      squares[static_cast<std::size_t>(g)] = table.at(g)->factor * table.at(g)->factor;
     std::vector<Integer> used;
-    for (const auto& [g, count] : result.gap_histogram) used.push_back(squares[static_cast<std::size_t>(g)]);
+    for (const auto& [g, count] : result.gap_histogram)
+      used.push_back(squares[static_cast<std::size_t>(g)]);
     const Integer L = lcm_of(used);
     std::vector<Integer> share(static_cast<std::size_t>(m) + 1);
-    for (int g = 2; g <= m; ++g) share[static_cast<std::size_t>(g)] = L / squares[static_cast<std::size_t>(g)];
+    for (int g = 2; g <= m; ++g)
+      share[static_cast<std::size_t>(g)] = L / squares[static_cast<std::size_t>(g)];
     Integer scaled_L = L;
     scaled_L <<= static_cast<unsigned>(precision);
     Integer sum = 0, den, term;
@@ -147,7 +151,8 @@ Rational trace_bound_value(const std::vector<std::vector<Rational>>& rho) {
     Rational column = 1;
     for (std::size_t i = 0; i < N; ++i) {
       if (i == j) continue;
-      if (rho[i][j] <= 0) throw UsageError("trace bound: every off-diagonal factor must be positive");
+      if (rho[i][j] <= 0)
+        throw UsageError("trace bound: every off-diagonal factor must be positive");
       column += 1 / (rho[i][j] * rho[i][j]);
     }
     total += 1 / column;

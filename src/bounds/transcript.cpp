@@ -7,8 +7,8 @@
 // queries are read off the instances; a grid gives D exactly, any other family a clique of
 // pairwise-conflicting contexts. Every "independent answers" figure is checked on the
 // queries and contexts it names before it is reported.
-#include "kernelrank/core/binomial.hpp"
 #include "kernelrank/bounds/transcript.hpp"
+#include "kernelrank/core/binomial.hpp"
 
 #include "kernelrank/core/errors.hpp"
 
@@ -108,7 +108,8 @@ IndependentAnswers cube_independent_answers(int m, int n) {
   int best_weight = 1;
   Integer best = 0;
   for (int w = 1; w <= m; ++w) {
-    const Integer product = power(static_cast<std::uint64_t>(w + 1), static_cast<std::uint64_t>(m / w));
+    const Integer product =
+        power(static_cast<std::uint64_t>(w + 1), static_cast<std::uint64_t>(m / w));
     if (product > best) {
       best = product;
       best_weight = w;
@@ -163,7 +164,8 @@ IndependentAnswers cube_independent_answers(int m, int n) {
       const Token part = block_prefix(m, b, w, v);
       if (inner(part, query) != v || inner(part, outside) != 0 ||
           answer_against_copies(query, part) != v)
-        throw InternalError("transcript: a cube block witness fails at block " + std::to_string(b + 1));
+        throw InternalError("transcript: a cube block witness fails at block " +
+                            std::to_string(b + 1));
     }
   }
   result.verified = "blockwise";
@@ -200,15 +202,15 @@ bool conflict(const Cells& a, const Cells& b) {
 struct ContextHash {
   std::size_t operator()(const std::vector<Token>& tokens) const {
     std::size_t h = tokens.size();
-    for (const Token& t : tokens) h = h * 1000003u ^ TokenHash{}(t);
+    for (const Token& t : tokens) h = h * 1000003u ^ TokenHash {}(t);
     return h;
   }
 };
 
 struct FamilyTable {
-  std::vector<Token> queries;                  // by id, first appearance
-  std::vector<std::vector<Token>> contexts;    // by id, first appearance
-  std::vector<Cells> rows;                     // by context id
+  std::vector<Token> queries;                                      // by id, first appearance
+  std::vector<std::vector<Token>> contexts;                        // by id, first appearance
+  std::vector<Cells> rows;                                         // by context id
   std::vector<std::vector<std::pair<std::size_t, int>>> by_query;  // (context, answer)
 };
 
@@ -257,7 +259,7 @@ IndependentAnswers greedy_independent(const FamilyTable& table, int values,
   std::vector<char> alive(contexts, 1);          // present with every chosen query, in range
   std::vector<std::uint64_t> code(contexts, 0);  // the combination, mixed radix `values`
   std::uint64_t alive_count = contexts;
-  std::uint64_t combinations = 1;                // values^(chosen queries)
+  std::uint64_t combinations = 1;  // values^(chosen queries)
   std::vector<int> chosen;
   for (int q : query_order) {
     const auto& column = table.by_query[q];
@@ -291,7 +293,8 @@ IndependentAnswers greedy_independent(const FamilyTable& table, int values,
   for (int q : chosen) result.query_tokens.push_back(table.queries[q]);
   result.witness_contexts.assign(combinations, contexts);
   for (std::size_t c = 0; c < contexts; ++c)
-    if (alive[c] && result.witness_contexts[code[c]] == contexts) result.witness_contexts[code[c]] = c;
+    if (alive[c] && result.witness_contexts[code[c]] == contexts)
+      result.witness_contexts[code[c]] = c;
   // Re-read every combination's answers from its witness context.
   for (std::uint64_t combo = 0; combo < combinations; ++combo) {
     const std::size_t c = result.witness_contexts[combo];
@@ -333,7 +336,8 @@ IndependentAnswers family_independent_answers(const FamilyTable& table) {
 // Greedy clique of the conflict graph: contexts in order of conflict degree (largest
 // first, ties by first appearance), each kept when it conflicts with all kept so far,
 // starting from `seed` (pairwise-conflicting already).
-std::vector<std::size_t> greedy_clique(const FamilyTable& table, const std::vector<std::size_t>& order,
+std::vector<std::size_t> greedy_clique(const FamilyTable& table,
+                                       const std::vector<std::size_t>& order,
                                        std::vector<std::size_t> seed) {
   std::vector<char> in_clique(table.rows.size(), 0);
   for (std::size_t c : seed) in_clique[c] = 1;
@@ -415,7 +419,8 @@ Integer cube_answer_vectors_brute_force(int m, int n) {
   if (!cube_brute_force_feasible(m, n))
     throw ResourceError("brute force over T(" + std::to_string(m) + "," + std::to_string(n) +
                         ") visits " + cube_context_count(m, n).str() + " contexts x 2^" +
-                        std::to_string(m) + " queries, above " + std::to_string(kMaxTranscriptCells) +
+                        std::to_string(m) + " queries, above " +
+                        std::to_string(kMaxTranscriptCells) +
                         " answer cells; lower --m or --n, or use --method antichains (n <= 6)");
   const std::uint32_t universe = std::uint32_t{1} << m;
   const int keys = n - 1;
@@ -442,9 +447,9 @@ Integer cube_answer_vectors_antichains(int m, int n) {
   require_cube_parameters(m, n);
   if (!cube_antichain_count_feasible(m, n))
     throw ResourceError("the antichain count handles antichains of at most " +
-                        std::to_string(kMaxAntichainCountSize) + " members (--n <= " +
-                        std::to_string(kMaxAntichainCountSize + 1) + ") unless --m <= 3; use " +
-                        "--method brute-force or lower --n");
+                        std::to_string(kMaxAntichainCountSize) +
+                        " members (--n <= " + std::to_string(kMaxAntichainCountSize + 1) +
+                        ") unless --m <= 3; use " + "--method brute-force or lower --n");
   if (n == 1) return 1;  // no key besides the query: every answer is |q|
   const Integer width = lattice_width(m);
   Integer total = Integer(1) << m;  // antichains of one member: the single tokens
@@ -463,7 +468,8 @@ CubeTranscriptResult cube_transcript_bound(int m, int n, CubeCountMethod method,
   result.contexts = cube_context_count(m, n);
   result.queries = Integer(1) << m;
   if (method == CubeCountMethod::Auto)
-    method = cube_antichain_count_feasible(m, n) ? CubeCountMethod::Antichains : CubeCountMethod::BruteForce;
+    method = cube_antichain_count_feasible(m, n) ? CubeCountMethod::Antichains
+                                                 : CubeCountMethod::BruteForce;
   if (method == CubeCountMethod::Antichains) {
     result.answer_vectors = cube_answer_vectors_antichains(m, n);
     result.method = "antichain count";
@@ -473,12 +479,13 @@ CubeTranscriptResult cube_transcript_bound(int m, int n, CubeCountMethod method,
   }
   if (cross_check) {
     if (!cube_brute_force_feasible(m, n) || !cube_antichain_count_feasible(m, n))
-      throw ResourceError("--cross-check needs both brute force (at most " +
-                          std::to_string(kMaxTranscriptCells) +
-                          " answer cells) and the antichain count (n <= 6 or m <= 3) at T(" +
-                          std::to_string(m) + "," + std::to_string(n) + "); lower --m or drop --cross-check");
-    const Integer other = method == CubeCountMethod::Antichains ? cube_answer_vectors_brute_force(m, n)
-                                                                : cube_answer_vectors_antichains(m, n);
+      throw ResourceError(
+          "--cross-check needs both brute force (at most " + std::to_string(kMaxTranscriptCells) +
+          " answer cells) and the antichain count (n <= 6 or m <= 3) at T(" + std::to_string(m) +
+          "," + std::to_string(n) + "); lower --m or drop --cross-check");
+    const Integer other = method == CubeCountMethod::Antichains
+                              ? cube_answer_vectors_brute_force(m, n)
+                              : cube_answer_vectors_antichains(m, n);
     if (other != result.answer_vectors)
       throw InternalError("transcript: brute force and the antichain count disagree at T(" +
                           std::to_string(m) + "," + std::to_string(n) + ")");
@@ -524,13 +531,15 @@ FamilyTranscriptResult family_transcript_bound(const Family& family) {
     result.exact = true;
   } else {
     // Degrees, the clique and the colouring each compare at most every pair of contexts.
-    const double work = 3 * static_cast<double>(result.contexts - 1) * static_cast<double>(result.pairs);
+    const double work =
+        3 * static_cast<double>(result.contexts - 1) * static_cast<double>(result.pairs);
     if (work > kMaxConflictWork)
       throw ResourceError("the family has " + std::to_string(result.contexts) + " contexts in " +
                           std::to_string(result.pairs) +
                           " (query, context) pairs and is not a grid; comparing every pair of "
-                          "contexts would take about " + std::to_string(static_cast<long long>(work)) +
-                          " steps, above " + std::to_string(static_cast<long long>(kMaxConflictWork)) +
+                          "contexts would take about " +
+                          std::to_string(static_cast<long long>(work)) + " steps, above " +
+                          std::to_string(static_cast<long long>(kMaxConflictWork)) +
                           "; use a smaller --family");
     std::vector<std::uint64_t> degree(result.contexts, 0);
     for (std::size_t a = 0; a < result.contexts; ++a)
@@ -541,7 +550,8 @@ FamilyTranscriptResult family_transcript_bound(const Family& family) {
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return degree[a] > degree[b]; });
     std::vector<std::size_t> plain = greedy_clique(table, order, {});
-    std::vector<std::size_t> seeded = greedy_clique(table, order, result.independent.witness_contexts);
+    std::vector<std::size_t> seeded =
+        greedy_clique(table, order, result.independent.witness_contexts);
     if (seeded.size() > plain.size()) {
       result.clique = std::move(seeded);
       result.clique_source = "independent answers, extended greedily";

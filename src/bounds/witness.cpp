@@ -24,7 +24,8 @@ class FamilyBuilder {
   void add_chain(const BoundRow& from, const Token& to, const AmplificationTable& table) {
     const int gap = inner(from.query, to) - inner(from.query, from.own);
     const auto& amplification = table.at(gap);
-    if (gap < 2 || !amplification) throw UsageError("witness rows need gaps >= 2 between all pairs");
+    if (gap < 2 || !amplification)
+      throw UsageError("witness rows need gaps >= 2 between all pairs");
     const std::vector<Token> chain = cube_chain(from.query, from.own, to, amplification->parts);
     for (std::size_t s = 1; s < chain.size(); ++s) add_step(from.query, chain[s - 1], chain[s]);
   }

@@ -382,10 +382,11 @@ void Parser::parse_sum() {
   const bool integer_sum = cert_.rule == RuleKind::trace || cert_.rule == RuleKind::trace_uniform;
   if (integer_sum || slash == std::string_view::npos) {
     if (!is_canonical_integer(text))
-      malformed(integer_sum ? "the " +
-                                  std::string(cert_.rule == RuleKind::trace ? "trace" : "trace-uniform") +
-                                  " rule's sum must be a decimal integer, found " + quoted(text)
-                            : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
+      malformed(integer_sum
+                    ? "the " +
+                          std::string(cert_.rule == RuleKind::trace ? "trace" : "trace-uniform") +
+                          " rule's sum must be a decimal integer, found " + quoted(text)
+                    : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
     cert_.stated_sum = Rational(BigInt(std::string(text)));
   } else {
     const auto num_text = text.substr(0, slash);

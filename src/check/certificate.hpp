@@ -31,8 +31,8 @@ inline constexpr int kMaxLength = 1000;    // n
 inline constexpr int kMaxPrecision = 256;  // P of the trace rule
 inline constexpr std::uint64_t kMaxRows = 200000;
 inline constexpr std::uint64_t kMaxKeyPairs = 20;  // the order rule enumerates 2^C orientations
-inline constexpr int kMaxDependenceRank = 12;  // the dependence rule scans all 3^(R+1) patterns
-inline constexpr std::uint64_t kMinGeneratedCount = 2;         // rule trace-uniform: count=
+inline constexpr int kMaxDependenceRank = 12;      // the dependence rule scans all 3^(R+1) patterns
+inline constexpr std::uint64_t kMinGeneratedCount = 2;  // rule trace-uniform: count=
 inline constexpr std::uint64_t kMaxGeneratedCount = 10000000;
 inline constexpr std::uint64_t kMaxGeneratedBytes = std::uint64_t{4} << 30;  // count*ceil(m/64)*8
 
@@ -85,8 +85,8 @@ struct Certificate {
 
   long rule_line = 0;
   RuleKind rule = RuleKind::trace;
-  int precision = 0;   // trace rule only
-  int order_rank = 0;  // order rule only: the rank R it refutes
+  int precision = 0;        // trace rule only
+  int order_rank = 0;       // order rule only: the rank R it refutes
   int dependence_rank = 0;  // dependence rule only: the rank R it refutes
 
   long steps_line = 0;

@@ -49,8 +49,8 @@ void Parser::parse_queries() {
     expect_field_count(reader_, line_, 2, "query <token>");
     Token query = token(line_.fields[1]);
     // Equal queries would make any R + 1 of them trivially dependent.
-    const auto same = std::find(cert_.dependence_queries.begin(), cert_.dependence_queries.end(),
-                                query);
+    const auto same =
+        std::find(cert_.dependence_queries.begin(), cert_.dependence_queries.end(), query);
     if (same != cert_.dependence_queries.end())
       malformed("query " + quoted(line_.fields[1]) + " repeats the query on line " +
                 std::to_string(cert_.query_lines[static_cast<std::size_t>(
@@ -92,8 +92,8 @@ void Parser::parse_covers() {
     step_ids(5, cert_.cover_steps);
     cover.step_count = f.size() - 5;
     if (cover.step_count != nonzero)
-      malformed("signs " + quoted(f[1]) + ": the cover names " +
-                std::to_string(cover.step_count) + " step id(s) for " + std::to_string(nonzero) +
+      malformed("signs " + quoted(f[1]) + ": the cover names " + std::to_string(cover.step_count) +
+                " step id(s) for " + std::to_string(nonzero) +
                 " nonzero sign(s), it needs one per nonzero sign");
     cert_.covers.push_back(std::move(cover));
   }
@@ -153,8 +153,8 @@ void Parser::parse_generated() {
   const std::uint64_t bytes = count * words * 8;  // <= 10^7 * 64 * 8: no overflow
   if (bytes > kMaxGeneratedBytes)
     malformed("count=" + std::to_string(count) + " words of m=" + std::to_string(cert_.m) +
-              " need " + std::to_string(count) + " * " + std::to_string(words) +
-              " * 8 = " + std::to_string(bytes) + " bytes, more than the checker's limit of 4 GiB (" +
+              " need " + std::to_string(count) + " * " + std::to_string(words) + " * 8 = " +
+              std::to_string(bytes) + " bytes, more than the checker's limit of 4 GiB (" +
               std::to_string(kMaxGeneratedBytes) + " bytes)");
   cert_.generated_count = count;
   cert_.weight = static_cast<int>(weight);

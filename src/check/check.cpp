@@ -6,11 +6,11 @@
 // checked in shards (a partial result per shard) and concluded by merge_partials().
 #include "check/check.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <new>
-#include <algorithm>
 #include <map>
+#include <new>
 
 #include "check/certificate.hpp"
 #include "check/conclusion.hpp"
@@ -18,12 +18,12 @@
 #include "check/dependence_rule.hpp"
 #include "check/family.hpp"
 #include "check/family_chains.hpp"
+#include "check/guarded_run.hpp"
 #include "check/inherit_rule.hpp"
 #include "check/order_rule.hpp"
 #include "check/partial.hpp"
 #include "check/reader.hpp"
 #include "check/uniform_rule.hpp"
-#include "check/guarded_run.hpp"
 
 namespace krcheck {
 namespace {
@@ -67,8 +67,8 @@ void print_summary(const Certificate& cert, std::ostream& out) {
   if (cert.rule == RuleKind::trace_uniform) {
     out << "c generated: splitmix64 seed=" << cert.seed << " count=" << cert.generated_count
         << " weight=" << cert.weight << " queries=complement\n";
-    out << "c rows: " << cert.generated_count << " generated, " << cert.drops.size()
-        << " dropped, " << cert.kept_count() << " kept\n";
+    out << "c rows: " << cert.generated_count << " generated, " << cert.drops.size() << " dropped, "
+        << cert.kept_count() << " kept\n";
   }
   out << "c rule: " << rule_text(cert) << "\n";
   out << "c claim as stated: r >= " << cert.claim << "\n";
@@ -120,7 +120,6 @@ BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostre
   return conclude_dominance(cert, family_dominance_max_row_sum(cert, rho), out);
 }
 
-
 }  // namespace
 
 int exit_code(Status status) {
@@ -159,9 +158,9 @@ CheckResult check_certificate(const NamedInput& cert_input, const std::optional<
         fail_malformed(cert.file, cert.rule_line,
                        "a check in shards is for rule trace-uniform certificates only");
       if (shards < 1 || k < 1 || k > shards)
-        fail_malformed(cert.file, 0,
-                       "shard " + std::to_string(k) + "/" + std::to_string(shards) +
-                           ": expected 1 <= k <= K");
+        fail_malformed(
+            cert.file, 0,
+            "shard " + std::to_string(k) + "/" + std::to_string(shards) + ": expected 1 <= k <= K");
       print_summary(cert, out);
       const OverlapHistogram histogram = count_overlaps(cert, options.threads, k, shards);
       out << "c shard " << k << "/" << shards << ": " << histogram.pairs() << " of the "
@@ -173,8 +172,8 @@ CheckResult check_certificate(const NamedInput& cert_input, const std::optional<
       return Status::partial;
     }
     print_summary(cert, out);
-    const BigInt bound = cert.is_family ? check_family(cert, *family, out)
-                                        : check_cube(cert, out, options.threads);
+    const BigInt bound =
+        cert.is_family ? check_family(cert, *family, out) : check_cube(cert, out, options.threads);
     result.bound = bound.str();
     return Status::verified;
   });
@@ -196,7 +195,8 @@ CheckResult merge_partials(const NamedInput& cert_input, const std::vector<Named
                      "only rule trace-uniform certificates are checked in shards and merged");
     if (inputs.empty()) fail_malformed(cert.file, 0, "no partial results to merge");
     std::vector<Partial> partials;
-    for (const NamedInput& input : inputs) partials.push_back(read_partial(opened(input), input.name));
+    for (const NamedInput& input : inputs)
+      partials.push_back(read_partial(opened(input), input.name));
     const std::uint64_t shards = partials.front().shard_count;
     std::map<std::uint64_t, std::size_t> seen;  // k -> the partial that has it
     OverlapHistogram merged;
@@ -206,15 +206,14 @@ CheckResult merge_partials(const NamedInput& cert_input, const std::vector<Named
       if (partial.certificate != digest)
         fail_malformed(partial.file, partial.certificate_line,
                        "this partial result is of the certificate with SHA-256 " +
-                           to_hex(partial.certificate) + ", not of " + cert.file +
-                           " (SHA-256 " + to_hex(digest) + ")");
+                           to_hex(partial.certificate) + ", not of " + cert.file + " (SHA-256 " +
+                           to_hex(digest) + ")");
       if (partial.shard_count != shards)
         fail_malformed(partial.file, partial.shard_line,
                        "shard " + std::to_string(partial.shard_index) + "/" +
-                           std::to_string(partial.shard_count) + ", but " +
-                           partials.front().file + " (line " +
-                           std::to_string(partials.front().shard_line) + ") is a shard of " +
-                           std::to_string(shards));
+                           std::to_string(partial.shard_count) + ", but " + partials.front().file +
+                           " (line " + std::to_string(partials.front().shard_line) +
+                           ") is a shard of " + std::to_string(shards));
       if (const auto same = seen.find(partial.shard_index); same != seen.end())
         fail_malformed(partial.file, partial.shard_line,
                        "shard " + std::to_string(partial.shard_index) + "/" +

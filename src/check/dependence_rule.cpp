@@ -25,8 +25,8 @@ void check_cover_steps(const Certificate& cert) {
       if (cover.signs[i] == '0') continue;
       const std::uint32_t id = cert.cover_steps[next++];
       const Step& step = cert.steps[id];
-      const std::string which = "step " + std::to_string(id + 1) + " (line " +
-                                std::to_string(step.line) + ")";
+      const std::string which =
+          "step " + std::to_string(id + 1) + " (line " + std::to_string(step.line) + ")";
       const Token& query = cert.dependence_queries[i];
       if (step.query != query)
         fail_check(cert.file, cover.line,
@@ -38,9 +38,9 @@ void check_cover_steps(const Certificate& cert) {
       const Token& below = plus ? cover.b : cover.a;
       if (step.a != above || step.b != below)
         fail_check(cert.file, cover.line,
-                   name + ": " + which + " says a=" + text(step.a) + " is above b=" +
-                       text(step.b) + ", but sign " + std::to_string(i + 1) + " ('" +
-                       cover.signs[i] + "') needs a=" + text(above) + " above b=" + text(below));
+                   name + ": " + which + " says a=" + text(step.a) + " is above b=" + text(step.b) +
+                       ", but sign " + std::to_string(i + 1) + " ('" + cover.signs[i] +
+                       "') needs a=" + text(above) + " above b=" + text(below));
     }
   }
 }
@@ -88,8 +88,7 @@ DependenceDecision decide_dependence_covers(std::size_t length,
     if (!one_signed_required && !(plus && minus)) continue;  // impossible in the cube
     ++decision.required;
     if (covered[pattern] == 0 && decision.uncovered.empty())
-      for (std::size_t i = 0; i < length; ++i)
-        decision.uncovered += "0+-"[pattern / weight[i] % 3];
+      for (std::size_t i = 0; i < length; ++i) decision.uncovered += "0+-"[pattern / weight[i] % 3];
   }
   decision.required /= 2;  // t and -t are both required or neither
   decision.all_covered = decision.uncovered.empty();
@@ -105,8 +104,7 @@ BigInt check_dependence_rule(const Certificate& cert, const Family* family, std:
   std::vector<std::string> signs;
   signs.reserve(cert.covers.size());
   for (const CoverLine& cover : cert.covers) signs.push_back(cover.signs);
-  const DependenceDecision decision =
-      decide_dependence_covers(length, signs, family != nullptr);
+  const DependenceDecision decision = decide_dependence_covers(length, signs, family != nullptr);
   if (!decision.all_covered)
     fail_check(cert.file, cert.covers_line,
                "the covers miss the sign pattern " + decision.uncovered +

@@ -23,7 +23,7 @@ namespace krcheck {
 
 struct DependenceDecision {
   bool all_covered = false;
-  std::string uncovered;      // when not: the first uncovered required pattern
+  std::string uncovered;       // when not: the first uncovered required pattern
   std::uint64_t required = 0;  // required patterns, counting t and -t once
 };
 

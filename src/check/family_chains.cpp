@@ -235,8 +235,9 @@ void check_fact_steps(const Certificate& cert, const Family* family, const std::
                       std::ostream& out) {
   if (cert.dependent_positions)
     fail_check(cert.file, cert.rule_line,
-               "the " + rule + " rule is proven for position-independent maps only, the task has "
-               "positions=dependent");
+               "the " + rule +
+                   " rule is proven for position-independent maps only, the task has "
+                   "positions=dependent");
   if (family != nullptr) {
     check_steps(cert, *family);
     out << "c steps: " << cert.steps.size() << " checked against the family\n";

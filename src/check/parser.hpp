@@ -64,10 +64,10 @@ class Parser {
   void parse_pairs();
   void parse_sum();
   void parse_claim();
-  void parse_core();      // certificate_v2.cpp
-  void parse_queries();   // certificate_v2.cpp
-  void parse_covers();    // certificate_v2.cpp
-  void parse_embedded();  // certificate_v2.cpp
+  void parse_core();       // certificate_v2.cpp
+  void parse_queries();    // certificate_v2.cpp
+  void parse_covers();     // certificate_v2.cpp
+  void parse_embedded();   // certificate_v2.cpp
   void parse_generated();  // certificate_v2.cpp
   void parse_drops();      // certificate_v2.cpp
 

@@ -59,8 +59,8 @@ class PartialReader {
     partial_.weight = static_cast<int>(weight);
     statement("pairs", 2, "pairs <count>");
     partial_.pairs_line = line_.number;
-    partial_.pairs = integer(line_.fields[1], std::numeric_limits<std::uint64_t>::max(),
-                             "the number of pairs");
+    partial_.pairs =
+        integer(line_.fields[1], std::numeric_limits<std::uint64_t>::max(), "the number of pairs");
     parse_overlaps();
     parse_small_gap();
     statement("end", 1, "end");
@@ -146,7 +146,8 @@ class PartialReader {
     SmallGap pair;
     pair.first = integer(line_.fields[1], max, "the generated row i");
     pair.second = integer(line_.fields[2], max, "the generated row j");
-    const auto overlap = integer(line_.fields[3], static_cast<std::uint64_t>(weight), "the overlap");
+    const auto overlap =
+        integer(line_.fields[3], static_cast<std::uint64_t>(weight), "the overlap");
     pair.overlap = static_cast<int>(overlap);
     if (pair.first < 1 || pair.first >= pair.second)
       malformed("small-gap " + std::to_string(pair.first) + " " + std::to_string(pair.second) +
@@ -169,9 +170,8 @@ class PartialReader {
 
 std::string partial_text(const Digest& certificate, std::uint64_t shard_index,
                          std::uint64_t shard_count, const OverlapHistogram& histogram) {
-  std::string text = std::string(kHeader) + " 1\ncertificate " + to_hex(certificate) +
-                     "\nshard " + std::to_string(shard_index) + "/" +
-                     std::to_string(shard_count) + "\nweight " +
+  std::string text = std::string(kHeader) + " 1\ncertificate " + to_hex(certificate) + "\nshard " +
+                     std::to_string(shard_index) + "/" + std::to_string(shard_count) + "\nweight " +
                      std::to_string(histogram.counts.size() - 1) + "\npairs " +
                      std::to_string(histogram.pairs()) + "\n";
   for (std::size_t o = 0; o < histogram.counts.size(); ++o)
@@ -191,8 +191,8 @@ Partial read_partial(std::istream& in, const std::string& file) {
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   static std::atomic<unsigned> serial{0};
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid()) + "-" +
-                                std::to_string(serial.fetch_add(1));
+  const std::string temporary =
+      path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial.fetch_add(1));
   const auto fail = [&](const std::string& what) {
     const std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());

@@ -194,9 +194,7 @@ struct KeptPair {
   std::uint64_t i = 0;
   std::uint64_t j = 0;
   int overlap = 0;
-  bool operator<(const KeptPair& other) const {
-    return i != other.i ? i < other.i : j < other.j;
-  }
+  bool operator<(const KeptPair& other) const { return i != other.i ? i < other.i : j < other.j; }
 };
 
 // The first pair (i, j) of tile pair (a, b) with overlap >= W - 1, known to exist. Runs
@@ -283,9 +281,8 @@ OverlapHistogram count_overlaps(const Certificate& cert, int threads, std::uint6
   const int weight = cert.weight;
   const std::size_t slots = static_cast<std::size_t>(weight + 2) * kCopies;
   const std::uint64_t mine = shard_tile_pairs(tiled.tiles, shard_index, shard_count);
-  const int workers = static_cast<int>(
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(resolve_threads(threads)),
-                              std::max<std::uint64_t>(mine, 1)));
+  const int workers = static_cast<int>(std::min<std::uint64_t>(
+      static_cast<std::uint64_t>(resolve_threads(threads)), std::max<std::uint64_t>(mine, 1)));
   std::vector<std::vector<std::uint64_t>> histograms(static_cast<std::size_t>(workers));
   std::vector<std::optional<KeptPair>> smallest(static_cast<std::size_t>(workers));
   std::atomic<std::uint64_t> next{0};
@@ -329,18 +326,18 @@ OverlapHistogram count_overlaps(const Certificate& cert, int threads, std::uint6
   if (result.pairs() != shard_pair_count(tiled.rows, shard_index, shard_count))
     throw std::logic_error("the pair pass missed pairs");
   if (best)
-    result.smallest = SmallGap{generated_index(cert, best->i), generated_index(cert, best->j),
-                               best->overlap};
+    result.smallest =
+        SmallGap{generated_index(cert, best->i), generated_index(cert, best->j), best->overlap};
   return result;
 }
 
 void fail_small_gap(const Certificate& cert, const SmallGap& pair) {
   const int weight = cert.weight;
-  fail_check(cert.file, cert.generated_line,
-             "generated rows " + std::to_string(pair.first) + " and " +
-                 std::to_string(pair.second) + ": gap G = W - |c_i AND c_j| = " +
-                 std::to_string(weight) + " - " + std::to_string(pair.overlap) + " = " +
-                 std::to_string(weight - pair.overlap) + " < 2");
+  fail_check(
+      cert.file, cert.generated_line,
+      "generated rows " + std::to_string(pair.first) + " and " + std::to_string(pair.second) +
+          ": gap G = W - |c_i AND c_j| = " + std::to_string(weight) + " - " +
+          std::to_string(pair.overlap) + " = " + std::to_string(weight - pair.overlap) + " < 2");
 }
 
 BigInt conclude_trace_uniform(const Certificate& cert, const OverlapHistogram& histogram,
@@ -378,13 +375,13 @@ BigInt conclude_trace_uniform(const Certificate& cert, const OverlapHistogram& h
       << " * T), T = K'^2 / (K' + Sigma) = " << truncated_decimal(numerator(t), denominator(t), 6)
       << " (truncated)\n";
   if (Rational(computed) != cert.stated_sum)
-    fail_check(cert.file, cert.sum_line,
-               "sum " + to_text(cert.stated_sum) + " differs from the recomputed sum " +
-                   computed.str());
+    fail_check(
+        cert.file, cert.sum_line,
+        "sum " + to_text(cert.stated_sum) + " differs from the recomputed sum " + computed.str());
   const BigInt bound = kept >= 2 ? computed / scale + 1 : BigInt(1);
-  check_claim(cert, bound,
-              kept >= 2 ? "trace-uniform rule: floor(T) + 1" : "trace-uniform rule, single kept row",
-              out);
+  check_claim(
+      cert, bound,
+      kept >= 2 ? "trace-uniform rule: floor(T) + 1" : "trace-uniform rule, single kept row", out);
   return bound;
 }
 

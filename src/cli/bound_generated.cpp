@@ -4,8 +4,8 @@
 #include "mpi_runtime.hpp"
 #include "report_output.hpp"
 
-#include "kernelrank/bounds/amplification.hpp"
 #include "core/atomic_write.hpp"
+#include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
@@ -20,12 +20,15 @@ constexpr const char* kPartialFormat = "kernelrank-bound-partial";
 // A canonical decimal (no sign, no leading zeros) that fits in 64 bits.
 std::uint64_t parse_count(const std::string& text, const std::string& what) {
   const bool digits = !text.empty() && text.size() <= 20 &&
-                      text.find_first_not_of("0123456789") == std::string::npos && (text == "0" || text[0] != '0');
-  if (!digits) throw UsageError(what + " '" + text.substr(0, 40) + "' is not a canonical decimal integer");
+                      text.find_first_not_of("0123456789") == std::string::npos &&
+                      (text == "0" || text[0] != '0');
+  if (!digits)
+    throw UsageError(what + " '" + text.substr(0, 40) + "' is not a canonical decimal integer");
   std::uint64_t value = 0;
   for (char c : text) {
     const auto d = static_cast<std::uint64_t>(c - '0');
-    if (value > (~std::uint64_t{0} - d) / 10) throw UsageError(what + " '" + text + "' does not fit in 64 bits");
+    if (value > (~std::uint64_t{0} - d) / 10)
+      throw UsageError(what + " '" + text + "' does not fit in 64 bits");
     value = value * 10 + d;
   }
   return value;
@@ -40,8 +43,11 @@ std::string progress_label(const GeneratedArgs& args, const Shard& shard) {
 nlohmann::json identity(const GeneratedArgs& args, const std::vector<std::uint64_t>& drops) {
   nlohmann::json drop_list = nlohmann::json::array();
   for (std::uint64_t d : drops) drop_list.push_back(std::to_string(d + 1));
-  return {{"task", task_line(args.task, "cube")}, {"seed", std::to_string(args.rows.seed)},
-          {"count", std::to_string(args.rows.count)}, {"weight", args.rows.weight}, {"drops", drop_list}};
+  return {{"task", task_line(args.task, "cube")},
+          {"seed", std::to_string(args.rows.seed)},
+          {"count", std::to_string(args.rows.count)},
+          {"weight", args.rows.weight},
+          {"drops", drop_list}};
 }
 
 nlohmann::json report_json(const GeneratedArgs& args, const GeneratedBound& bound) {
@@ -52,26 +58,41 @@ nlohmann::json report_json(const GeneratedArgs& args, const GeneratedBound& boun
   }
   nlohmann::json drops = nlohmann::json::array();
   for (std::uint64_t d : bound.drops) drops.push_back(d + 1);
-  return {{"m", args.task.m}, {"n", args.task.n}, {"bound", bound.bound.str()}, {"source", "generated"},
-          {"rule", "trace-uniform"}, {"class", args.task.positive_features ? "PF" : "NK"},
-          {"seed", std::to_string(bound.rows.seed)}, {"words", std::to_string(bound.rows.count)},
-          {"weight", bound.rows.weight}, {"drops", drops}, {"kept", std::to_string(bound.kept)},
-          {"unordered_pairs", std::to_string(bound.counts.pairs())}, {"gap_histogram", gaps},
-          {"sigma", to_string(bound.sigma)}, {"trace_value", to_string(bound.value)},
-          {"trace_decimal", exact_with_decimal(bound.value)}, {"precision", bound.precision}};
+  return {{"m", args.task.m},
+          {"n", args.task.n},
+          {"bound", bound.bound.str()},
+          {"source", "generated"},
+          {"rule", "trace-uniform"},
+          {"class", args.task.positive_features ? "PF" : "NK"},
+          {"seed", std::to_string(bound.rows.seed)},
+          {"words", std::to_string(bound.rows.count)},
+          {"weight", bound.rows.weight},
+          {"drops", drops},
+          {"kept", std::to_string(bound.kept)},
+          {"unordered_pairs", std::to_string(bound.counts.pairs())},
+          {"gap_histogram", gaps},
+          {"sigma", to_string(bound.sigma)},
+          {"trace_value", to_string(bound.value)},
+          {"trace_decimal", exact_with_decimal(bound.value)},
+          {"precision", bound.precision}};
 }
 
 std::string report_text(const GeneratedArgs& args, const GeneratedBound& bound) {
   const GeneratedRows& rows = bound.rows;
   std::string text = "certified lower bound for T(" + std::to_string(args.task.m) + "," +
-                     std::to_string(args.task.n) + "), class " + (args.task.positive_features ? "PF" : "NK") +
+                     std::to_string(args.task.n) + "), class " +
+                     (args.task.positive_features ? "PF" : "NK") +
                      ":\n  r >= " + bound.bound.str() + " (generated rows)\n";
   text += "rows: " + std::to_string(rows.count) + " random weight-" + std::to_string(rows.weight) +
           " words (SplitMix64, seed " + std::to_string(rows.seed) + "), complement queries; " +
-          std::to_string(bound.drops.size()) + " dropped for a gap below 2, " + std::to_string(bound.kept) +
-          " kept, " + std::to_string(bound.counts.pairs()) + " unordered pairs\n";
-  text += "rule: trace with uniform weights: rank > T = K^2 / (K + Sigma), Sigma = sum over ordered pairs of "
-          "R_" + std::to_string(args.task.n) + "(G_ij)^-2\n";
+          std::to_string(bound.drops.size()) + " dropped for a gap below 2, " +
+          std::to_string(bound.kept) + " kept, " + std::to_string(bound.counts.pairs()) +
+          " unordered pairs\n";
+  text +=
+      "rule: trace with uniform weights: rank > T = K^2 / (K + Sigma), Sigma = sum over ordered "
+      "pairs of "
+      "R_" +
+      std::to_string(args.task.n) + "(G_ij)^-2\n";
   text += "  Sigma = " + to_decimal(bound.sigma, 6) + ", T = " + to_decimal(bound.value, 6) +
           ", so r >= floor(T) + 1 = " + bound.bound.str() + "\n";
   text += "  gaps G_ij = " + std::to_string(rows.weight) + " - |c_i AND c_j| over ordered pairs:\n";
@@ -80,8 +101,8 @@ std::string report_text(const GeneratedArgs& args, const GeneratedBound& bound) 
     const std::uint64_t c = bound.counts.by_intersection[static_cast<std::size_t>(x)];
     if (c == 0) continue;
     const int gap = rows.weight - x;
-    text += "    gap " + std::to_string(gap) + ": " + std::to_string(2 * c) + " pairs, R = " +
-            table.at(gap)->factor.str() + "\n";
+    text += "    gap " + std::to_string(gap) + ": " + std::to_string(2 * c) +
+            " pairs, R = " + table.at(gap)->factor.str() + "\n";
   }
   return text;
 }
@@ -109,8 +130,8 @@ int finish(const GeneratedArgs& args, const GlobalOptions& global, const Generat
   return exit_code;
 }
 
-int conclude_and_finish(const GeneratedArgs& args, const GlobalOptions& global, std::vector<std::uint64_t> drops,
-                        PairCounts counts) {
+int conclude_and_finish(const GeneratedArgs& args, const GlobalOptions& global,
+                        std::vector<std::uint64_t> drops, PairCounts counts) {
   const GeneratedBound bound = conclude_generated(args.rows, std::move(drops), std::move(counts));
   const std::string text = generated_certificate(args.task, bound);
   require_checker_verified(text, std::nullopt, resolve_threads(args.threads));
@@ -119,7 +140,8 @@ int conclude_and_finish(const GeneratedArgs& args, const GlobalOptions& global, 
 
 int run_mpi(const GeneratedArgs& args, const GlobalOptions& global) {
   MpiSession mpi;
-  const Shard shard{static_cast<std::uint64_t>(mpi.rank()) + 1, static_cast<std::uint64_t>(mpi.size())};
+  const Shard shard{static_cast<std::uint64_t>(mpi.rank()) + 1,
+                    static_cast<std::uint64_t>(mpi.size())};
   const std::vector<std::uint64_t> words = generate_words(args.rows);
   std::vector<std::uint64_t> drops = conflict_drops(args.rows, words);
   PairCounts local = count_pairs(args.rows, words, drops, resolve_threads(args.threads), shard,
@@ -135,8 +157,8 @@ int run_mpi(const GeneratedArgs& args, const GlobalOptions& global) {
     text = generated_certificate(args.task, bound);
   }
   text = mpi.broadcast(text);
-  const std::vector<std::string> partials =
-      mpi.gather_at_root(checker_shard(text, shard.index, shard.count, resolve_threads(args.threads)));
+  const std::vector<std::string> partials = mpi.gather_at_root(
+      checker_shard(text, shard.index, shard.count, resolve_threads(args.threads)));
   if (!mpi.root()) return kExitOk;
   require_checker_merge_verified(text, partials);
   return finish(args, global, bound, text);
@@ -149,7 +171,8 @@ int run_generated(const GeneratedArgs& args, const GlobalOptions& global) {
   if (args.task.position_dependent)
     throw UsageError("--words: generated rows support position-independent maps only");
   if (args.mpi) {
-    if (!args.shard.empty() || !args.partial.empty()) throw UsageError("--mpi shards by rank: drop --shard/--partial");
+    if (!args.shard.empty() || !args.partial.empty())
+      throw UsageError("--mpi shards by rank: drop --shard/--partial");
     return run_mpi(args, global);
   }
   if (args.shard.empty() != args.partial.empty())
@@ -159,7 +182,8 @@ int run_generated(const GeneratedArgs& args, const GlobalOptions& global) {
   std::vector<std::uint64_t> drops = conflict_drops(args.rows, words);
   PairCounts counts = count_pairs(args.rows, words, drops, resolve_threads(args.threads), shard,
                                   global.quiet ? "" : progress_label(args, shard));
-  if (args.partial.empty()) return conclude_and_finish(args, global, std::move(drops), std::move(counts));
+  if (args.partial.empty())
+    return conclude_and_finish(args, global, std::move(drops), std::move(counts));
   if (!args.cert.empty()) throw UsageError("--cert goes with --merge, not with --shard");
   nlohmann::json partial = identity(args, drops);
   partial["format"] = kPartialFormat;
@@ -169,9 +193,12 @@ int run_generated(const GeneratedArgs& args, const GlobalOptions& global) {
   for (std::uint64_t c : counts.by_intersection) counts_json.push_back(std::to_string(c));
   partial["pairs_by_intersection"] = counts_json;
   write_file_atomically(args.partial, partial.dump(1) + "\n");
-  emit(global, {{"shard", shard.str()}, {"partial", args.partial}, {"unordered_pairs", std::to_string(counts.pairs())}},
-       "shard " + shard.str() + ": " + std::to_string(counts.pairs()) + " unordered pairs counted, written to " +
-           args.partial + "\n");
+  emit(global,
+       {{"shard", shard.str()},
+        {"partial", args.partial},
+        {"unordered_pairs", std::to_string(counts.pairs())}},
+       "shard " + shard.str() + ": " + std::to_string(counts.pairs()) +
+           " unordered pairs counted, written to " + args.partial + "\n");
   return kExitOk;
 }
 
@@ -190,11 +217,13 @@ int run_generated_merge(const GeneratedArgs& args, const GlobalOptions& global) 
     } catch (const nlohmann::json::exception& e) {
       throw UsageError(path + ": not a partial result (" + std::string(e.what()) + ")");
     }
-    if (!part.is_object() || part.value("format", "") != kPartialFormat || part.value("version", 0) != 1)
+    if (!part.is_object() || part.value("format", "") != kPartialFormat ||
+        part.value("version", 0) != 1)
       throw UsageError(path + ": not a " + std::string(kPartialFormat) + " version 1 file");
     for (const auto& [key, value] : expected.items())
       if (!part.contains(key) || part[key] != value)
-        throw UsageError(path + ": field '" + key + "' differs from this run's (another task, generator or drops)");
+        throw UsageError(path + ": field '" + key +
+                         "' differs from this run's (another task, generator or drops)");
     const Shard shard = parse_shard(part.value("shard", ""), path + ": shard");
     if (shards == 0) shards = shard.count;
     if (shard.count != shards)
@@ -205,7 +234,8 @@ int run_generated_merge(const GeneratedArgs& args, const GlobalOptions& global) 
     PairCounts counts;
     const auto& list = part.at("pairs_by_intersection");
     if (!list.is_array() || list.size() != static_cast<std::size_t>(args.rows.weight) + 1)
-      throw UsageError(path + ": pairs_by_intersection must list " + std::to_string(args.rows.weight + 1) + " counts");
+      throw UsageError(path + ": pairs_by_intersection must list " +
+                       std::to_string(args.rows.weight + 1) + " counts");
     for (const auto& c : list) {
       if (!c.is_string()) throw UsageError(path + ": counts are decimal strings");
       counts.by_intersection.push_back(parse_count(c.get<std::string>(), path + ": count"));
@@ -215,7 +245,8 @@ int run_generated_merge(const GeneratedArgs& args, const GlobalOptions& global) 
   if (args.merge.empty()) throw UsageError("--merge needs the partial files of every shard");
   for (std::uint64_t k = 1; k <= shards; ++k)
     if (seen.count(k) == 0)
-      throw UsageError("--merge: shard " + std::to_string(k) + "/" + std::to_string(shards) + " is missing");
+      throw UsageError("--merge: shard " + std::to_string(k) + "/" + std::to_string(shards) +
+                       " is missing");
   return conclude_and_finish(args, global, std::move(drops), std::move(total));
 }
 

@@ -17,9 +17,9 @@ struct GeneratedArgs {
   CertificateTask task;
   GeneratedRows rows;
   int threads = 0;
-  std::string shard;                // "k/K" with --partial
-  std::string partial;              // where a shard's counts go
-  std::vector<std::string> merge;   // partial files to merge
+  std::string shard;               // "k/K" with --partial
+  std::string partial;             // where a shard's counts go
+  std::vector<std::string> merge;  // partial files to merge
   bool mpi = false;
   std::string cert;
   long long r = -1;  // with --r: say whether r features are ruled out

@@ -11,8 +11,8 @@
 #include "eval/eval_kernels.hpp"
 #include "eval/tabulated_eval.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/models/model_forms.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -38,7 +38,8 @@ struct BenchArgs {
 std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
   const std::uint64_t limit = ~0ULL - (~0ULL % bound);
   std::uint64_t draw;
-  do draw = rng(); while (draw >= limit);
+  do draw = rng();
+  while (draw >= limit);
   return draw % bound;
 }
 
@@ -56,8 +57,9 @@ TabularModel random_decimal_model(int m, std::uint64_t seed, int digits) {
     for (std::size_t j = 0; j < size; ++j) {
       kernel[i][j] = Rational(static_cast<long long>(uniform_below(rng, scale) + 1),
                               static_cast<long long>(scale));
-      readout[i][j] = Rational(static_cast<long long>(uniform_below(rng, scale * static_cast<std::uint64_t>(m) + 1)),
-                               static_cast<long long>(scale));
+      readout[i][j] = Rational(
+          static_cast<long long>(uniform_below(rng, scale * static_cast<std::uint64_t>(m) + 1)),
+          static_cast<long long>(scale));
     }
   }
   return TabularModel(m, std::move(tokens), std::move(kernel), std::move(readout));
@@ -95,8 +97,9 @@ std::string fingerprint(const EvalSummary& s) {
 // in the repetition is its fastest run (another process's time slice only ever adds time).
 constexpr double kRepetitionSeconds = 0.1;
 
-Series run_series(const detail::TabulatedModel& table, const detail::DoubleTable& values, const TabularModel& model,
-                  int threads, int repetitions, const detail::EngineOptions& engine, EvalSummary& exact_result,
+Series run_series(const detail::TabulatedModel& table, const detail::DoubleTable& values,
+                  const TabularModel& model, int threads, int repetitions,
+                  const detail::EngineOptions& engine, EvalSummary& exact_result,
                   detail::DoubleLoopResult& double_result, std::string& expected, int& inner) {
   Series series;
   series.threads = threads;
@@ -104,7 +107,8 @@ Series run_series(const detail::TabulatedModel& table, const detail::DoubleTable
   options.threads = threads;
   options.instance_limit = ~0ULL;
   auto exact_run = [&] {
-    EvalSummary exact = detail::evaluate_tabulated_summary(table, model, model.tokens(), options, "brute force", engine);
+    EvalSummary exact = detail::evaluate_tabulated_summary(table, model, model.tokens(), options,
+                                                           "brute force", engine);
     const std::string print = fingerprint(exact);
     if (expected.empty()) expected = print;
     if (print != expected)
@@ -116,7 +120,8 @@ Series run_series(const detail::TabulatedModel& table, const detail::DoubleTable
   auto start = std::chrono::steady_clock::now();
   exact_run();
   const double once = seconds_since(start);
-  inner = static_cast<int>(std::min(1000.0, std::max(1.0, std::ceil(kRepetitionSeconds / std::max(once, 1e-6)))));
+  inner = static_cast<int>(
+      std::min(1000.0, std::max(1.0, std::ceil(kRepetitionSeconds / std::max(once, 1e-6)))));
   for (int rep = 0; rep < repetitions; ++rep) {
     double exact_s = 1e300, division_s = 1e300, cross_s = 1e300;
     for (int i = 0; i < inner; ++i) {
@@ -131,8 +136,8 @@ Series run_series(const detail::TabulatedModel& table, const detail::DoubleTable
       const detail::DoubleLoopResult cross =
           detail::evaluate_tabulated_double(table, values, options.mode, threads, false, engine);
       cross_s = std::min(cross_s, seconds_since(start));
-      if (division.instances != exact_result.instances || cross.instances != exact_result.instances ||
-          division.failing != cross.failing)
+      if (division.instances != exact_result.instances ||
+          cross.instances != exact_result.instances || division.failing != cross.failing)
         throw InternalError("bench eval: the double loops visited a different number of instances");
       double_result = division;
     }
@@ -158,7 +163,8 @@ std::string times_text(const std::vector<double>& times) {
 std::string series_text(const Series& s, double instances) {
   std::string text;
   char line[512];
-  std::snprintf(line, sizeof line, "  %d thread%s, %zu repetitions of %d runs each (seconds, fastest run):\n",
+  std::snprintf(line, sizeof line,
+                "  %d thread%s, %zu repetitions of %d runs each (seconds, fastest run):\n",
                 s.threads, s.threads == 1 ? "" : "s", s.exact.size(), s.inner);
   text += line;
   auto row = [&](const char* name, const std::vector<double>& times) {
@@ -173,7 +179,8 @@ std::string series_text(const Series& s, double instances) {
   std::snprintf(line, sizeof line, "    %-20s%s\n", "ratios:", times_text(s.ratio).c_str());
   text += line;
   std::snprintf(line, sizeof line,
-                "  ratio exact/double: %.2fx (%d thread%s, median of %zu; double = the faster double form of each run)\n",
+                "  ratio exact/double: %.2fx (%d thread%s, median of %zu; double = the faster "
+                "double form of each run)\n",
                 median(s.ratio), s.threads, s.threads == 1 ? "" : "s", s.ratio.size());
   text += line;
   return text;
@@ -196,16 +203,21 @@ int run_bench(const BenchArgs& args, const GlobalOptions& global) {
   if (args.m < 1 || args.m > 10) throw UsageError("--m must be in 1..10 for the benchmark");
   if (args.n < 1 || args.n > 4) throw UsageError("--n must be in 1..4 for the benchmark");
   if (args.digits < 1 || args.digits > 9) throw UsageError("--digits must be in 1..9");
-  if (args.repetitions < 1 || args.repetitions > 101) throw UsageError("--repetitions must be in 1..101");
+  if (args.repetitions < 1 || args.repetitions > 101)
+    throw UsageError("--repetitions must be in 1..101");
   if (args.enumeration != "multiset" && args.enumeration != "ordered")
     throw UsageError("--enumeration must be multiset or ordered, not '" + args.enumeration + "'");
   const int threads = resolve_threads(args.threads);
   detail::KernelIsa isa = detail::best_kernel_isa();
-  if (args.kernels == "portable") isa = detail::KernelIsa::Portable;
-  else if (args.kernels == "avx2") isa = detail::KernelIsa::Avx2;
-  else if (args.kernels == "avx512") isa = detail::KernelIsa::Avx512;
+  if (args.kernels == "portable")
+    isa = detail::KernelIsa::Portable;
+  else if (args.kernels == "avx2")
+    isa = detail::KernelIsa::Avx2;
+  else if (args.kernels == "avx512")
+    isa = detail::KernelIsa::Avx512;
   else if (args.kernels != "best")
-    throw UsageError("--kernels must be best, avx512, avx2 or portable, not '" + args.kernels + "'");
+    throw UsageError("--kernels must be best, avx512, avx2 or portable, not '" + args.kernels +
+                     "'");
   if (static_cast<int>(isa) > static_cast<int>(detail::best_kernel_isa()))
     throw UsageError("--kernels " + args.kernels + ": this CPU supports at most " +
                      detail::to_string(detail::best_kernel_isa()));
@@ -224,35 +236,42 @@ int run_bench(const BenchArgs& args, const GlobalOptions& global) {
   detail::DoubleLoopResult approx;
   std::string expected;
   int inner = 1;
-  Series single = run_series(table, values, model, 1, args.repetitions, engine, exact, approx, expected, inner);
+  Series single =
+      run_series(table, values, model, 1, args.repetitions, engine, exact, approx, expected, inner);
   single.inner = inner;
-  Series all = run_series(table, values, model, threads, args.repetitions, engine, exact, approx, expected, inner);
+  Series all = run_series(table, values, model, threads, args.repetitions, engine, exact, approx,
+                          expected, inner);
   all.inner = inner;
 
   const double instances = exact.instances.convert_to<double>();
   char line[512];
   std::string human;
-  std::snprintf(line, sizeof line,
-                "benchmark: dense random tabular model (decimals with %d places) on T(%d,%d), %s instances\n",
-                args.digits, args.m, args.n, exact.instances.str().c_str());
+  std::snprintf(
+      line, sizeof line,
+      "benchmark: dense random tabular model (decimals with %d places) on T(%d,%d), %s instances\n",
+      args.digits, args.m, args.n, exact.instances.str().c_str());
   human += line;
   std::snprintf(line, sizeof line, "  enumeration:       %s, %llu blocks\n",
-                engine.multiset ? "keys as a multiset (each sorted key tuple weighted by its orderings)"
-                                : "ordered (every key tuple)",
+                engine.multiset
+                    ? "keys as a multiset (each sorted key tuple weighted by its orderings)"
+                    : "ordered (every key tuple)",
                 static_cast<unsigned long long>(blocks));
   human += line;
-  std::snprintf(line, sizeof line, "  inner loops:       %s (both loops)\n", detail::to_string(isa).c_str());
+  std::snprintf(line, sizeof line, "  inner loops:       %s (both loops)\n",
+                detail::to_string(isa).c_str());
   human += line;
   std::snprintf(line, sizeof line,
-                "  tabulation:        %.3f s (rows: %zu narrow, %zu wide, %zu GMP, of %zu)\n", tabulate_s,
-                table.rows_in_tier(detail::RowTier::Narrow), table.rows_in_tier(detail::RowTier::Wide),
+                "  tabulation:        %.3f s (rows: %zu narrow, %zu wide, %zu GMP, of %zu)\n",
+                tabulate_s, table.rows_in_tier(detail::RowTier::Narrow),
+                table.rows_in_tier(detail::RowTier::Wide),
                 table.rows_in_tier(detail::RowTier::Exact), table.row_tier.size());
   human += line;
   human += series_text(single, instances);
   human += series_text(all, instances);
   human += "  exact result: " + exact.failing.str() + " failing, max error " +
-           exact_with_decimal(*exact.max_error) + " (identical in every run); double loop counted " +
-           std::to_string(approx.failing) + " failing\n";
+           exact_with_decimal(*exact.max_error) +
+           " (identical in every run); double loop counted " + std::to_string(approx.failing) +
+           " failing\n";
   nlohmann::json json = {{"m", args.m},
                          {"n", args.n},
                          {"instances", exact.instances.str()},
@@ -261,9 +280,10 @@ int run_bench(const BenchArgs& args, const GlobalOptions& global) {
                          {"blocks", blocks},
                          {"repetitions", args.repetitions},
                          {"tabulate_seconds", tabulate_s},
-                         {"rows", {{"narrow", table.rows_in_tier(detail::RowTier::Narrow)},
-                                   {"wide", table.rows_in_tier(detail::RowTier::Wide)},
-                                   {"gmp", table.rows_in_tier(detail::RowTier::Exact)}}},
+                         {"rows",
+                          {{"narrow", table.rows_in_tier(detail::RowTier::Narrow)},
+                           {"wide", table.rows_in_tier(detail::RowTier::Wide)},
+                           {"gmp", table.rows_in_tier(detail::RowTier::Exact)}}},
                          {"single_thread", series_json(single)},
                          {"all_threads", series_json(all)},
                          {"exact_seconds", median(single.exact)},
@@ -282,7 +302,8 @@ int run_bench(const BenchArgs& args, const GlobalOptions& global) {
 
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   // Other benchmarks attach to this command: app.get_subcommand("bench")->add_subcommand(...).
-  CLI::App* bench = app.add_subcommand("bench", "Benchmarks (timings are reported, never asserted)");
+  CLI::App* bench =
+      app.add_subcommand("bench", "Benchmarks (timings are reported, never asserted)");
   bench->require_subcommand(1);
   auto args = std::make_shared<BenchArgs>();
   CLI::App* eval = bench->add_subcommand(
@@ -290,16 +311,22 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& actio
   eval->add_option("--m", args->m, "Token width")->capture_default_str();
   eval->add_option("--n", args->n, "Sequence length")->capture_default_str();
   eval->add_option("--seed", args->seed, "Random seed")->capture_default_str();
-  eval->add_option("--digits", args->digits, "Decimal places of the entries")->capture_default_str();
-  eval->add_option("--threads", args->threads, "Threads of the second series (0: all hardware threads)")
+  eval->add_option("--digits", args->digits, "Decimal places of the entries")
       ->capture_default_str();
-  eval->add_option("--repetitions", args->repetitions, "Runs per series; the median ratio is reported")
+  eval->add_option("--threads", args->threads,
+                   "Threads of the second series (0: all hardware threads)")
       ->capture_default_str();
-  eval->add_option("--enumeration", args->enumeration, "multiset or ordered (the same for both loops)")
+  eval->add_option("--repetitions", args->repetitions,
+                   "Runs per series; the median ratio is reported")
       ->capture_default_str();
-  eval->add_option("--kernels", args->kernels, "Inner loops of both: best, avx512, avx2 or portable")
+  eval->add_option("--enumeration", args->enumeration,
+                   "multiset or ordered (the same for both loops)")
       ->capture_default_str();
-  eval->callback([args, &global, &action] { action = [args, &global] { return run_bench(*args, global); }; });
+  eval->add_option("--kernels", args->kernels,
+                   "Inner loops of both: best, avx512, avx2 or portable")
+      ->capture_default_str();
+  eval->callback(
+      [args, &global, &action] { action = [args, &global] { return run_bench(*args, global); }; });
 }
 
 }  // namespace kernelrank::cli

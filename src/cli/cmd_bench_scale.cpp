@@ -3,8 +3,8 @@
 // Timings are reported, never asserted; the counts of the runs must agree (else exit 4).
 #include "commands.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "kernelrank/bounds/generated_bound.hpp"
+#include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/text_input.hpp"
 
@@ -43,12 +43,14 @@ std::string rate_line(const Timed& run, double pairs) {
 }
 
 nlohmann::json rate_json(const Timed& run, double pairs) {
-  return {{"threads", run.threads}, {"seconds", run.seconds},
+  return {{"threads", run.threads},
+          {"seconds", run.seconds},
           {"pairs_per_second_per_thread", pairs / run.seconds / run.threads}};
 }
 
 int run_bench_bound(const BenchBoundArgs& args, const GlobalOptions& global) {
-  GeneratedRows rows{args.m, args.n, args.seed, args.words, args.weight == 0 ? args.m / 2 : args.weight};
+  GeneratedRows rows{args.m, args.n, args.seed, args.words,
+                     args.weight == 0 ? args.m / 2 : args.weight};
   validate(rows);
   const int threads = resolve_threads(args.threads);
   auto start = std::chrono::steady_clock::now();
@@ -65,25 +67,32 @@ int run_bench_bound(const BenchBoundArgs& args, const GlobalOptions& global) {
     runs.push_back({t, seconds_since(start)});
   }
   if (counts.size() == 2 && counts[0].by_intersection != counts[1].by_intersection)
-    throw InternalError("bench bound: the pair counts on 1 and " + std::to_string(threads) + " threads differ");
+    throw InternalError("bench bound: the pair counts on 1 and " + std::to_string(threads) +
+                        " threads differ");
   const double pairs = static_cast<double>(counts[0].pairs());
   char head[256];
-  std::snprintf(head, sizeof head,
-                "benchmark: producer pair pass, %llu words of weight %d at m = %d (%.3g unordered pairs)\n"
-                "  generate %.3f s, gap-below-2 pre-pass %.3f s (%zu dropped)\n",
-                static_cast<unsigned long long>(rows.count), rows.weight, rows.m, pairs, generate_s, drops_s,
-                drops.size());
+  std::snprintf(
+      head, sizeof head,
+      "benchmark: producer pair pass, %llu words of weight %d at m = %d (%.3g unordered pairs)\n"
+      "  generate %.3f s, gap-below-2 pre-pass %.3f s (%zu dropped)\n",
+      static_cast<unsigned long long>(rows.count), rows.weight, rows.m, pairs, generate_s, drops_s,
+      drops.size());
   std::string human = head;
-  nlohmann::json json = {{"m", rows.m}, {"words", rows.count}, {"weight", rows.weight},
-                         {"unordered_pairs", counts[0].pairs()}, {"generate_seconds", generate_s},
-                         {"drop_seconds", drops_s}, {"runs", nlohmann::json::array()}};
+  nlohmann::json json = {{"m", rows.m},
+                         {"words", rows.count},
+                         {"weight", rows.weight},
+                         {"unordered_pairs", counts[0].pairs()},
+                         {"generate_seconds", generate_s},
+                         {"drop_seconds", drops_s},
+                         {"runs", nlohmann::json::array()}};
   for (const Timed& run : runs) {
     human += rate_line(run, pairs);
     json["runs"].push_back(rate_json(run, pairs));
   }
   if (runs.size() == 2) {
     char line[128];
-    std::snprintf(line, sizeof line, "  speed-up on %d threads: %.2fx\n", threads, runs[0].seconds / runs[1].seconds);
+    std::snprintf(line, sizeof line, "  speed-up on %d threads: %.2fx\n", threads,
+                  runs[0].seconds / runs[1].seconds);
     human += line;
   }
   emit(global, json, human);
@@ -131,18 +140,22 @@ int run_bench_check(const BenchCheckArgs& args, const GlobalOptions& global) {
     krcheck::CheckOptions options;
     options.threads = t;
     const auto start = std::chrono::steady_clock::now();
-    const krcheck::CheckResult result = krcheck::check_certificate({args.cert, &in}, std::nullopt, out, err, options);
+    const krcheck::CheckResult result =
+        krcheck::check_certificate({args.cert, &in}, std::nullopt, out, err, options);
     runs.push_back({t, seconds_since(start)});
     if (result.status != krcheck::Status::verified)
       throw UsageError(args.cert + ": the checker does not verify it:\n" + err.str());
     outputs.push_back(out.str());
   }
   if (outputs.size() == 2 && outputs[0] != outputs[1])
-    throw InternalError("bench check: the checker's output on 1 and " + std::to_string(threads) + " threads differs");
+    throw InternalError("bench check: the checker's output on 1 and " + std::to_string(threads) +
+                        " threads differs");
   char head[256];
-  std::snprintf(head, sizeof head, "benchmark: checker on %s (%.3g pairs)\n", args.cert.c_str(), pairs);
+  std::snprintf(head, sizeof head, "benchmark: checker on %s (%.3g pairs)\n", args.cert.c_str(),
+                pairs);
   std::string human = head;
-  nlohmann::json json = {{"certificate", args.cert}, {"pairs", pairs}, {"runs", nlohmann::json::array()}};
+  nlohmann::json json = {
+      {"certificate", args.cert}, {"pairs", pairs}, {"runs", nlohmann::json::array()}};
   for (const Timed& run : runs) {
     human += rate_line(run, pairs);
     json["runs"].push_back(rate_json(run, pairs));
@@ -163,15 +176,18 @@ void add_bench_scale_commands(CLI::App& app, const GlobalOptions& global, Action
   bound->add_option("--words", bound_args->words, "Generated words")->capture_default_str();
   bound->add_option("--weight", bound_args->weight, "Weight (default m/2)");
   bound->add_option("--seed", bound_args->seed, "Generator seed")->capture_default_str();
-  bound->add_option("--threads", bound_args->threads, "Threads of the second run (0 = all)")->capture_default_str();
+  bound->add_option("--threads", bound_args->threads, "Threads of the second run (0 = all)")
+      ->capture_default_str();
   bound->callback([bound_args, &global, &action] {
     action = [bound_args, &global] { return run_bench_bound(*bound_args, global); };
   });
   auto check_args = std::make_shared<BenchCheckArgs>();
   CLI::App* check = bench->add_subcommand(
       "check", "The checker on a certificate: pairs/s/thread on 1 and on all threads");
-  check->add_option("CERT", check_args->cert, "Certificate (cube, explicit or generated rows)")->required();
-  check->add_option("--threads", check_args->threads, "Threads of the second run (0 = all)")->capture_default_str();
+  check->add_option("CERT", check_args->cert, "Certificate (cube, explicit or generated rows)")
+      ->required();
+  check->add_option("--threads", check_args->threads, "Threads of the second run (0 = all)")
+      ->capture_default_str();
   check->callback([check_args, &global, &action] {
     action = [check_args, &global] { return run_bench_check(*check_args, global); };
   });

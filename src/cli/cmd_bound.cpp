@@ -4,13 +4,13 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
+#include "core/progress.hpp"
 #include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/bounds/bound_search.hpp"
 #include "kernelrank/bounds/bound_sources.hpp"
 #include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "core/progress.hpp"
 
 #include <unistd.h>
 
@@ -72,14 +72,16 @@ BoundSearchOptions search_options(const BoundArgs& args, int m, bool quiet) {
 }
 
 std::string gap_summary(const RankBoundResult& bound) {
-  const AmplificationTable table(bound.n, bound.gap_histogram.empty() ? 0 : bound.gap_histogram.rbegin()->first);
+  const AmplificationTable table(
+      bound.n, bound.gap_histogram.empty() ? 0 : bound.gap_histogram.rbegin()->first);
   std::string text;
   for (const auto& [gap, count] : bound.gap_histogram) {
     const auto& amp = table.at(gap);
     std::string split;
     for (int p : amp->parts) split += (split.empty() ? "" : "+") + std::to_string(p);
     text += "    gap " + std::to_string(gap) + ": " + std::to_string(count) + " ordered pairs, R_" +
-            std::to_string(bound.n) + "(" + std::to_string(gap) + ") = " + amp->factor.str() + " (split " + split + ")\n";
+            std::to_string(bound.n) + "(" + std::to_string(gap) + ") = " + amp->factor.str() +
+            " (split " + split + ")\n";
   }
   return text;
 }
@@ -90,11 +92,19 @@ nlohmann::json bound_json(const BoundSearchResult& result, int m, int n) {
   for (const auto& [gap, count] : b.gap_histogram) gaps[std::to_string(gap)] = count;
   nlohmann::json tried = nlohmann::json::array();
   for (const BoundSearchEntry& e : result.tried)
-    tried.push_back({{"construction", e.construction}, {"pool", e.pool}, {"rows", e.rows},
-                     {"bound", e.bound.applicable ? nlohmann::json(e.bound.bound.str()) : nlohmann::json(nullptr)}});
-  nlohmann::json j = {{"m", m}, {"n", n}, {"bound", b.bound.str()}, {"rule", to_string(b.rule)},
-                      {"construction", result.best.construction}, {"rows", b.rows},
-                      {"gap_histogram", gaps}, {"tried", tried}};
+    tried.push_back({{"construction", e.construction},
+                     {"pool", e.pool},
+                     {"rows", e.rows},
+                     {"bound", e.bound.applicable ? nlohmann::json(e.bound.bound.str())
+                                                  : nlohmann::json(nullptr)}});
+  nlohmann::json j = {{"m", m},
+                      {"n", n},
+                      {"bound", b.bound.str()},
+                      {"rule", to_string(b.rule)},
+                      {"construction", result.best.construction},
+                      {"rows", b.rows},
+                      {"gap_histogram", gaps},
+                      {"tried", tried}};
   if (b.rule == BoundRule::Trace) {
     j["trace_value"] = to_string(b.trace_value());
     j["precision"] = b.precision;
@@ -107,20 +117,26 @@ nlohmann::json bound_json(const BoundSearchResult& result, int m, int n) {
 std::string code_text(const BoundSearchResult& result) {
   const RankBoundResult& b = result.bound;
   std::string human = "construction: " + result.best.construction + ", " + std::to_string(b.rows) +
-           " rows (own token c_i, query q_i = complement of c_i)\n";
+                      " rows (own token c_i, query q_i = complement of c_i)\n";
   if (b.rule == BoundRule::Trace) {
-    human += "rule: trace with column weights: rank > T = sum_j 1/(1 + c_j), c_j = sum_i R(G_ij)^-2\n";
-    human += "  T >= " + exact_with_decimal(b.trace_value()) + " (terms rounded down to multiples of 2^-" +
-             std::to_string(b.precision) + "), so r >= floor(T) + 1 = " + b.bound.str() + "\n";
+    human +=
+        "rule: trace with column weights: rank > T = sum_j 1/(1 + c_j), c_j = sum_i R(G_ij)^-2\n";
+    human += "  T >= " + exact_with_decimal(b.trace_value()) +
+             " (terms rounded down to multiples of 2^-" + std::to_string(b.precision) +
+             "), so r >= floor(T) + 1 = " + b.bound.str() + "\n";
   } else {
-    human += "rule: diagonal dominance: largest row sum of 1/rho = " + exact_with_decimal(b.max_row_sum) +
-             " <= 1, so the matrix has full rank " + b.bound.str() + "\n";
+    human += "rule: diagonal dominance: largest row sum of 1/rho = " +
+             exact_with_decimal(b.max_row_sum) + " <= 1, so the matrix has full rank " +
+             b.bound.str() + "\n";
   }
   human += "  gaps G_ij = <q_i,c_j> - <q_i,c_i> over all ordered pairs:\n" + gap_summary(b);
   human += "constructions tried:\n";
   for (const BoundSearchEntry& e : result.tried)
-    human += "  " + e.construction + ": " + std::to_string(e.pool) + " words, " + std::to_string(e.rows) +
-             " rows kept, " + (e.bound.applicable ? "r >= " + e.bound.bound.str() : "no bound (" + e.bound.reason + ")") + "\n";
+    human +=
+        "  " + e.construction + ": " + std::to_string(e.pool) + " words, " +
+        std::to_string(e.rows) + " rows kept, " +
+        (e.bound.applicable ? "r >= " + e.bound.bound.str() : "no bound (" + e.bound.reason + ")") +
+        "\n";
   return human;
 }
 
@@ -128,29 +144,35 @@ std::string code_text(const BoundSearchResult& result) {
 nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   // The code bound's fields describe the winner only when the code wins.
   const bool code_wins = sourced.best.source == BoundSource::Code;
-  nlohmann::json json = code_wins ? bound_json(*sourced.code, m, n) : nlohmann::json{{"m", m}, {"n", n}};
+  nlohmann::json json =
+      code_wins ? bound_json(*sourced.code, m, n) : nlohmann::json{{"m", m}, {"n", n}};
   if (sourced.code && !code_wins) json["code"] = bound_json(*sourced.code, m, n);
   if (!code_wins) {
     const BoundSource s = sourced.best.source;
-    json["rule"] = s == BoundSource::OneRow ? "trace" : s == BoundSource::Order ? "order"
-                   : s == BoundSource::Dependence ? "dependence" : "inherit";
+    json["rule"] = s == BoundSource::OneRow       ? "trace"
+                   : s == BoundSource::Order      ? "order"
+                   : s == BoundSource::Dependence ? "dependence"
+                                                  : "inherit";
   }
   json["bound"] = sourced.best.bound.str();
   json["source"] = to_string(sourced.best.source);
   json["source_detail"] = sourced.best.description;
   nlohmann::json sources = nlohmann::json::array();
   for (const SourcedCandidate& c : sourced.candidates)
-    sources.push_back({{"source", to_string(c.source)}, {"bound", c.bound.str()}, {"detail", c.description}});
+    sources.push_back(
+        {{"source", to_string(c.source)}, {"bound", c.bound.str()}, {"detail", c.description}});
   json["sources"] = sources;
   return json;
 }
 
 int run_single(const BoundArgs& args, const GlobalOptions& global) {
   const CertificateTask task = certificate_task(args, args.m);
-  const SourcedBound sourced = best_certified_bound(task, search_options(args, args.m, global.quiet));
+  const SourcedBound sourced =
+      best_certified_bound(task, search_options(args, args.m, global.quiet));
   const Integer& bound = sourced.best.bound;
-  std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," + std::to_string(args.n) +
-                      "), class " + args.model_class + (args.position_dependent ? ", position-dependent maps" : "") +
+  std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," +
+                      std::to_string(args.n) + "), class " + args.model_class +
+                      (args.position_dependent ? ", position-dependent maps" : "") +
                       ":\n  r >= " + bound.str() + " (" + to_string(sourced.best.source) + ")\n";
   if (sourced.best.source != BoundSource::Code) human += "  " + sourced.best.description + "\n";
   human += "sources:\n";
@@ -182,26 +204,30 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
 int run_table(const BoundArgs& args, const GlobalOptions& global, const CLI::App& command) {
   for (const char* single : {"--m", "--r", "--cert"})
     if (command.count(single) > 0)
-      throw UsageError(std::string(single) + " does not apply to --table (use --m-min/--m-max and --cert-dir)");
+      throw UsageError(std::string(single) +
+                       " does not apply to --table (use --m-min/--m-max and --cert-dir)");
   if (args.m_min < 1 || args.m_max < args.m_min || args.m_max > 4096)
     throw UsageError("--m-min/--m-max must satisfy 1 <= m-min <= m-max <= 4096");
   nlohmann::json rows = nlohmann::json::array();
   std::string human = "  m  |  r >=  | source                   | rows  | construction\n";
   Progress progress("bound table", static_cast<std::uint64_t>(args.m_max - args.m_min + 1));
   for (int m = args.m_min; m <= args.m_max; ++m) {
-    const SourcedBound sourced = best_certified_bound(certificate_task(args, m), search_options(args, m, global.quiet));
+    const SourcedBound sourced =
+        best_certified_bound(certificate_task(args, m), search_options(args, m, global.quiet));
     const bool code_wins = sourced.best.source == BoundSource::Code;
-    const std::string source =
-        code_wins ? "code, " + to_string(sourced.code->bound.rule) + " rule" : to_string(sourced.best.source);
+    const std::string source = code_wins ? "code, " + to_string(sourced.code->bound.rule) + " rule"
+                                         : to_string(sourced.best.source);
     char line[512];
-    std::snprintf(line, sizeof line, " %3d | %6s | %-24s | %5s | %s\n", m, sourced.best.bound.str().c_str(),
-                  source.c_str(), code_wins ? std::to_string(sourced.code->bound.rows).c_str() : "-",
-                  code_wins ? sourced.code->best.construction.c_str() : sourced.best.description.c_str());
+    std::snprintf(
+        line, sizeof line, " %3d | %6s | %-24s | %5s | %s\n", m, sourced.best.bound.str().c_str(),
+        source.c_str(), code_wins ? std::to_string(sourced.code->bound.rows).c_str() : "-",
+        code_wins ? sourced.code->best.construction.c_str() : sourced.best.description.c_str());
     human += line;
     nlohmann::json row = sourced_json(sourced, m, args.n);
     row.erase("tried");
     if (!args.cert_dir.empty()) {
-      const std::string path = args.cert_dir + "/bound-m" + std::to_string(m) + "-n" + std::to_string(args.n) + ".cert";
+      const std::string path =
+          args.cert_dir + "/bound-m" + std::to_string(m) + "-n" + std::to_string(args.n) + ".cert";
       (void)write_verified_certificate(path, sourced.best.certificate);
       row["certificate"] = path;
     }
@@ -213,9 +239,12 @@ int run_table(const BoundArgs& args, const GlobalOptions& global, const CLI::App
   return kExitOk;
 }
 
-int run_generated_rows(const BoundArgs& args, const GlobalOptions& global, const CLI::App& command) {
-  for (const char* other : {"--code", "--effort", "--no-subset", "--table", "--m-min", "--m-max", "--cert-dir"})
-    if (command.count(other) > 0) throw UsageError(std::string(other) + " does not apply to --words/--merge");
+int run_generated_rows(const BoundArgs& args, const GlobalOptions& global,
+                       const CLI::App& command) {
+  for (const char* other :
+       {"--code", "--effort", "--no-subset", "--table", "--m-min", "--m-max", "--cert-dir"})
+    if (command.count(other) > 0)
+      throw UsageError(std::string(other) + " does not apply to --words/--merge");
   GeneratedArgs generated;
   generated.task = certificate_task(args, args.m);
   generated.rows.m = args.m;
@@ -246,34 +275,46 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
       "bound", "Best certified lower bound on the feature rank r for T(m,n), with a certificate");
   cmd->add_option("--m", args->m, "Token width")->capture_default_str();
   cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
-  cmd->add_option("--r", args->r, "Say whether this number of features is ruled out (exit 1 if not)");
+  cmd->add_option("--r", args->r,
+                  "Say whether this number of features is ruled out (exit 1 if not)");
   cmd->add_option("--code", args->code, "Use only this code (own tokens) and its subsets");
   cmd->add_flag("--position-dependent", args->position_dependent,
                 "Bound models with position-dependent maps (same number; see docs/bounds.md)");
-  cmd->add_option("--class", args->model_class, "Model class in the certificate: NK or PF")->capture_default_str();
+  cmd->add_option("--class", args->model_class, "Model class in the certificate: NK or PF")
+      ->capture_default_str();
   cmd->add_option("--mode", args->mode, "Query mode of the task")->capture_default_str();
   cmd->add_option("--cert", args->cert, "Write the certificate to this file");
-  cmd->add_option("--seed", args->seed, "First seed of the randomised constructions")->capture_default_str();
-  cmd->add_option("--effort", args->effort, "Seeds per randomised construction")->capture_default_str();
-  cmd->add_flag("--no-subset", args->no_subset, "Certify whole codes, without the row-subset search");
+  cmd->add_option("--seed", args->seed, "First seed of the randomised constructions")
+      ->capture_default_str();
+  cmd->add_option("--effort", args->effort, "Seeds per randomised construction")
+      ->capture_default_str();
+  cmd->add_flag("--no-subset", args->no_subset,
+                "Certify whole codes, without the row-subset search");
   cmd->add_flag("--table", args->table, "Print the best bound for every m in --m-min..--m-max");
   cmd->add_option("--m-min", args->m_min, "First m of the table")->capture_default_str();
   cmd->add_option("--m-max", args->m_max, "Last m of the table")->capture_default_str();
   cmd->add_option("--cert-dir", args->cert_dir, "With --table: write one certificate per m here");
-  cmd->add_option("--words", args->words,
-                  "Generated rows: this many random constant-weight words (SplitMix64 from --seed)");
+  cmd->add_option(
+      "--words", args->words,
+      "Generated rows: this many random constant-weight words (SplitMix64 from --seed)");
   cmd->add_option("--weight", args->weight, "With --words: the words' weight (default m/2)");
-  cmd->add_option("--threads", args->threads, "With --words: worker threads (0 = all)")->capture_default_str();
-  cmd->add_option("--shard", args->shard, "With --words: count only shard k/K of the pairs (with --partial)");
+  cmd->add_option("--threads", args->threads, "With --words: worker threads (0 = all)")
+      ->capture_default_str();
+  cmd->add_option("--shard", args->shard,
+                  "With --words: count only shard k/K of the pairs (with --partial)");
   cmd->add_option("--partial", args->partial, "With --shard: write this shard's exact counts here");
-  cmd->add_option("--merge", args->merge, "With --words: merge the partial files of all K shards")->expected(1, -1);
-  cmd->add_flag("--mpi", args->mpi, "With --words, under mpirun: one shard per rank, results at rank 0");
+  cmd->add_option("--merge", args->merge, "With --words: merge the partial files of all K shards")
+      ->expected(1, -1);
+  cmd->add_flag("--mpi", args->mpi,
+                "With --words, under mpirun: one shard per rank, results at rank 0");
   cmd->callback([args, cmd, &global, &action] {
     action = [args, cmd, &global] {
       if (cmd->count("--words") > 0) return run_generated_rows(*args, global, *cmd);
-      for (const char* generated_only : {"--weight", "--threads", "--shard", "--partial", "--merge", "--mpi"})
+      for (const char* generated_only :
+           {"--weight", "--threads", "--shard", "--partial", "--merge", "--mpi"})
         if (cmd->count(generated_only) > 0)
-          throw UsageError(std::string(generated_only) + " applies to generated rows only (add --words N)");
+          throw UsageError(std::string(generated_only) +
+                           " applies to generated rows only (add --words N)");
       return args->table ? run_table(*args, global, *cmd) : run_single(*args, global);
     };
   });

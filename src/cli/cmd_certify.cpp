@@ -49,14 +49,15 @@ std::vector<FamilyStep> baseline_steps(const std::string& path, const Family& fa
                            ", the family's m=" + std::to_string(family.m));
     if (step.position > family.n || step.k + 2 > static_cast<std::uint64_t>(family.n))
       throw InputError(path, static_cast<std::size_t>(step.line),
-                       "the step's pos=" + std::to_string(step.position) + " and k=" +
-                           std::to_string(step.k) + " do not fit the family's n=" +
-                           std::to_string(family.n));
+                       "the step's pos=" + std::to_string(step.position) +
+                           " and k=" + std::to_string(step.k) +
+                           " do not fit the family's n=" + std::to_string(family.n));
   }
   const auto token = [&](const krcheck::Token& bits) {
     std::string text(static_cast<std::size_t>(family.m), '0');
     for (int k = 0; k < family.m; ++k)
-      if ((bits[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1U) text[static_cast<std::size_t>(k)] = '1';
+      if ((bits[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1U)
+        text[static_cast<std::size_t>(k)] = '1';
     return parse_token(text, family.m);
   };
   std::vector<FamilyStep> steps;
@@ -79,24 +80,28 @@ int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
   const Family family = parse_family(args.family, bytes);
   const FamilyBound bound = certify_family(family, args.position_dependent);
   std::string human = "family " + args.family + ": " + std::to_string(family.instances.size()) +
-                      " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + "\n";
+                      " instances, m=" + std::to_string(family.m) +
+                      ", n=" + std::to_string(family.n) + "\n";
   human += family_bound_text(bound, args.show_incomplete);
   nlohmann::json json = family_bound_json(bound, args.show_incomplete);
   json["family"] = args.family;
   if (!args.baseline.empty()) {
     const auto lost =
         unsupported_steps(family, baseline_steps(args.baseline, family), args.position_dependent);
-    human += "steps of " + args.baseline + " no longer supported: " + std::to_string(lost.size()) + "\n";
+    human +=
+        "steps of " + args.baseline + " no longer supported: " + std::to_string(lost.size()) + "\n";
     nlohmann::json lost_json = nlohmann::json::array();
     for (std::size_t shown = 0; shown < std::min(lost.size(), args.show_incomplete); ++shown) {
       const IncompletePattern& p = lost[shown];
-      std::string line = "query " + p.q.to_string() + ", a = " + p.a.to_string() + ", b = " + p.b.to_string() + ": missing";
+      std::string line = "query " + p.q.to_string() + ", a = " + p.a.to_string() +
+                         ", b = " + p.b.to_string() + ": missing";
       for (const std::string& m : p.missing) line += " " + m;
       human += "  " + line + "\n";
       lost_json.push_back(line);
     }
     if (lost.size() > args.show_incomplete)
-      human += "  ... " + std::to_string(lost.size() - args.show_incomplete) + " more (--incomplete N)\n";
+      human += "  ... " + std::to_string(lost.size() - args.show_incomplete) +
+               " more (--incomplete N)\n";
     json["lost_steps"] = lost_json;
     json["lost_steps_count"] = lost.size();
   }
@@ -105,9 +110,9 @@ int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
     task.m = family.m;
     task.n = family.n;
     task.position_dependent = args.position_dependent;
-    human += write_verified_certificate(args.cert,
-                                        family_certificate(task, sha256_hex(bytes), "certify " + args.family, bound),
-                                        FamilyInput{args.family, bytes});
+    human += write_verified_certificate(
+        args.cert, family_certificate(task, sha256_hex(bytes), "certify " + args.family, bound),
+        FamilyInput{args.family, bytes});
     json["certificate"] = args.cert;
   }
   emit(global, json, human);
@@ -118,15 +123,20 @@ int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
 
 void add_certify_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<CertifyArgs>();
-  CLI::App* cmd = app.add_subcommand("certify", "Certify the best rank bound an explicit family supports");
+  CLI::App* cmd =
+      app.add_subcommand("certify", "Certify the best rank bound an explicit family supports");
   cmd->add_option("--family", args->family, "Family file")->required();
   cmd->add_option("--cert", args->cert, "Write the certificate here");
   cmd->add_option("--baseline", args->baseline,
                   "An earlier certificate: list its steps that this family no longer supports");
   cmd->add_flag("--position-dependent", args->position_dependent,
                 "Bound position-dependent models (every arrangement of S3 needed)");
-  cmd->add_option("--incomplete", args->show_incomplete, "Incomplete patterns and lost steps to list")->capture_default_str();
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_certify(*args, global); }; });
+  cmd->add_option("--incomplete", args->show_incomplete,
+                  "Incomplete patterns and lost steps to list")
+      ->capture_default_str();
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return run_certify(*args, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

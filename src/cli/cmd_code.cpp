@@ -52,19 +52,16 @@ void check_parameters(const CodeOptions& o, const std::string& construction,
                       const std::vector<const CLI::Option*>& needed,
                       const std::vector<const CLI::Option*>& allowed) {
   for (const CLI::Option* option : needed)
-    if (!given(option))
-      throw UsageError("code " + construction + " needs " + option->get_name());
-  const std::vector<const CLI::Option*> all = {o.m_option,           o.w_option,
-                                               o.d_option,           o.seed_option,
-                                               o.max_failures_option, o.max_words_option,
-                                               o.limit_option};
+    if (!given(option)) throw UsageError("code " + construction + " needs " + option->get_name());
+  const std::vector<const CLI::Option*> all = {
+      o.m_option,         o.w_option,    o.d_option, o.seed_option, o.max_failures_option,
+      o.max_words_option, o.limit_option};
   for (const CLI::Option* option : all) {
     if (!given(option)) continue;
     bool used = false;
     for (const CLI::Option* n : needed) used = used || n == option;
     for (const CLI::Option* a : allowed) used = used || a == option;
-    if (!used)
-      throw UsageError(option->get_name() + " does not apply to code " + construction);
+    if (!used) throw UsageError(option->get_name() + " does not apply to code " + construction);
   }
 }
 
@@ -73,15 +70,16 @@ Code build_code(const CodeOptions& o) {
                      static_cast<int>(o.random) + static_cast<int>(!o.golay.empty()) +
                      static_cast<int>(!o.file.empty());
   if (chosen != 1)
-    throw UsageError("code: choose exactly one of --johnson, --lexicode, --random, --golay, "
-                     "--file (" +
-                     std::to_string(chosen) + " given)");
+    throw UsageError(
+        "code: choose exactly one of --johnson, --lexicode, --random, --golay, "
+        "--file (" +
+        std::to_string(chosen) + " given)");
   if (o.johnson) {
     check_parameters(o, "--johnson", {o.m_option, o.w_option}, {o.limit_option});
     // The code is built in full before its statistics, so their cost is checked first.
     if (o.m >= 1 && o.w >= 0 && o.w <= o.m) {
-      const double words = std::round(std::exp(std::lgamma(o.m + 1.0) - std::lgamma(o.w + 1.0) -
-                                               std::lgamma(o.m - o.w + 1.0)));
+      const double words = std::round(
+          std::exp(std::lgamma(o.m + 1.0) - std::lgamma(o.w + 1.0) - std::lgamma(o.m - o.w + 1.0)));
       if (words <= double(given(o.limit_option) ? o.limit : 10'000'000))
         require_pair_work(static_cast<std::uint64_t>(words), o.m, "code --johnson",
                           "choose a smaller m or w, or --lexicode or --random");
@@ -136,8 +134,7 @@ int run_code(const GlobalOptions& global, const CodeOptions& o) {
   if (stats.constant_weight)
     human << "weight: " << stats.min_weight << " (constant)\n";
   else
-    human << "weights: " << stats.min_weight << ".." << stats.max_weight
-          << " (not constant)\n";
+    human << "weights: " << stats.min_weight << ".." << stats.max_weight << " (not constant)\n";
   human << "minimum distance: " << stats.min_distance
         << (stats.size < 2 ? " (fewer than two words)" : "") << "\n";
   human << "duplicates: " << (stats.has_duplicates ? "yes" : "none") << "\n";
@@ -170,8 +167,8 @@ void add_code_command(CLI::App& app, const GlobalOptions& global, Action& action
   options->max_failures_option =
       cmd->add_option("--max-failures", options->max_failures,
                       "Stop after this many consecutive rejected draws (--random, default 2000)");
-  options->max_words_option = cmd->add_option(
-      "--max-words", options->max_words, "Stop when this many words are kept (--random)");
+  options->max_words_option = cmd->add_option("--max-words", options->max_words,
+                                              "Stop when this many words are kept (--random)");
   options->limit_option =
       cmd->add_option("--limit", options->limit,
                       "Largest C(m,w) to enumerate (--johnson default 1e7, --lexicode 5e7)");

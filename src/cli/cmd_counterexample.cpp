@@ -38,23 +38,32 @@ int run_counterexample(const CounterexampleArgs& args, const GlobalOptions& glob
     task = "T(" + std::to_string(model->width()) + "," + std::to_string(args.n) + ")";
   }
   std::string human = "model: " + model->description() + "\ntask: " + task + "\n";
-  if (!result.fallback_reason.empty()) human += "proof-guided path: " + result.fallback_reason + "\n";
-  nlohmann::json json = {{"path", to_string(result.path)}, {"task", task}, {"explanation", result.explanation},
-                         {"fallback_reason", result.fallback_reason}, {"kernel_entries", result.kernel_entries}};
+  if (!result.fallback_reason.empty())
+    human += "proof-guided path: " + result.fallback_reason + "\n";
+  nlohmann::json json = {{"path", to_string(result.path)},
+                         {"task", task},
+                         {"explanation", result.explanation},
+                         {"fallback_reason", result.fallback_reason},
+                         {"kernel_entries", result.kernel_entries}};
   if (result.failing) {
     human += "found by the " + to_string(result.path) + " path";
     if (result.path == CounterexamplePath::ProofGuided)
-      human += " over " + result.construction + ", " + std::to_string(result.kernel_entries) + " kernel values";
-    human += "\n  " + result.explanation + "\nfailing instance:\n  " + outcome_to_text(*result.failing) + "\n";
+      human += " over " + result.construction + ", " + std::to_string(result.kernel_entries) +
+               " kernel values";
+    human += "\n  " + result.explanation + "\nfailing instance:\n  " +
+             outcome_to_text(*result.failing) + "\n";
     json["failing"] = outcome_to_json(*result.failing);
     json["construction"] = result.construction;
     if (!args.out.empty()) {
-      Family one{result.failing->instance.width(), result.failing->instance.length(), {result.failing->instance}};
+      Family one{result.failing->instance.width(),
+                 result.failing->instance.length(),
+                 {result.failing->instance}};
       write_file_atomically(args.out, family_to_text(one));
       human += "written to " + args.out + "\n";
     }
   } else if (result.exhaustive_solves) {
-    human += "no failing instance exists: " + result.explanation + " found none (the model solves the task)\n";
+    human += "no failing instance exists: " + result.explanation +
+             " found none (the model solves the task)\n";
     json["solves"] = true;
   } else {
     human += "no failing instance found\n";
@@ -67,14 +76,17 @@ int run_counterexample(const CounterexampleArgs& args, const GlobalOptions& glob
 
 void add_counterexample_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<CounterexampleArgs>();
-  CLI::App* cmd = app.add_subcommand("counterexample", "Find a failing instance for a model, guided by the proof");
+  CLI::App* cmd = app.add_subcommand("counterexample",
+                                     "Find a failing instance for a model, guided by the proof");
   add_model_options(cmd, args->model);
   cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)")
       ->check(in_range(1, kMaxModelWidth));
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--family", args->family, "Search this family instead of the cube");
   cmd->add_option("--out", args->out, "Write the failing instance as a one-line family file");
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_counterexample(*args, global); }; });
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return run_counterexample(*args, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

@@ -41,23 +41,31 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
   nlohmann::json violations = nlohmann::json::array();
   std::string human = "gap domination (L2) on " + scope + ", n = " + std::to_string(n) + "\n";
   human += "model: " + model->description() + "\n";
-  human += "inequalities tested: " + std::to_string(report.checked) + ", violated: " +
-           std::to_string(report.violated) + "\n";
+  human += "inequalities tested: " + std::to_string(report.checked) +
+           ", violated: " + std::to_string(report.violated) + "\n";
   for (const DominationViolation& v : report.violations) {
-    violations.push_back({{"q", v.q.to_string()}, {"a", v.a.to_string()}, {"b", v.b.to_string()},
-                          {"k", v.k}, {"gap", v.gap}, {"factor", to_string(v.factor)},
-                          {"lhs", to_string(v.lhs)}, {"rhs", to_string(v.rhs)},
-                          {"s1", outcome_to_json(v.s1)}, {"s2", outcome_to_json(v.s2)},
+    violations.push_back({{"q", v.q.to_string()},
+                          {"a", v.a.to_string()},
+                          {"b", v.b.to_string()},
+                          {"k", v.k},
+                          {"gap", v.gap},
+                          {"factor", to_string(v.factor)},
+                          {"lhs", to_string(v.lhs)},
+                          {"rhs", to_string(v.rhs)},
+                          {"s1", outcome_to_json(v.s1)},
+                          {"s2", outcome_to_json(v.s2)},
                           {"s3", outcome_to_json(v.s3)}});
-    human += "  violated: q=" + v.q.to_string() + " a=" + v.a.to_string() + " b=" + v.b.to_string() +
-             " (gap " + std::to_string(v.gap) + ", k=" + std::to_string(v.k) + "): W+(n-1)A = " +
-             exact_with_decimal(v.lhs) + " <= " + to_string(v.factor) + " (W+(n-1)B) = " +
-             exact_with_decimal(v.rhs) + "\n";
+    human += "  violated: q=" + v.q.to_string() + " a=" + v.a.to_string() +
+             " b=" + v.b.to_string() + " (gap " + std::to_string(v.gap) +
+             ", k=" + std::to_string(v.k) + "): W+(n-1)A = " + exact_with_decimal(v.lhs) +
+             " <= " + to_string(v.factor) + " (W+(n-1)B) = " + exact_with_decimal(v.rhs) + "\n";
     human += "    S1 " + outcome_to_text(v.s1) + (v.s1.fails() ? "  FAILS" : "") + "\n";
     human += "    S2 " + outcome_to_text(v.s2) + (v.s2.fails() ? "  FAILS" : "") + "\n";
     human += "    S3 " + outcome_to_text(v.s3) + (v.s3.fails() ? "  FAILS" : "") + "\n";
   }
-  emit(global, {{"checked", report.checked}, {"violated", report.violated}, {"violations", violations}}, human);
+  emit(global,
+       {{"checked", report.checked}, {"violated", report.violated}, {"violations", violations}},
+       human);
   return report.violated == 0 ? kExitOk : kExitNegative;
 }
 
@@ -65,14 +73,18 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
 
 void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<DominationArgs>();
-  CLI::App* cmd = app.add_subcommand("domination", "Test the L2 gap-domination inequalities on a model");
+  CLI::App* cmd =
+      app.add_subcommand("domination", "Test the L2 gap-domination inequalities on a model");
   add_model_options(cmd, args->model);
   cmd->add_option("--m", args->m, "Token width (cube check; default: the model's)")
       ->check(in_range(1, kMaxModelWidth));
   cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
-  cmd->add_option("--family", args->family, "Only the triples whose S1, S2, S3 this family contains");
+  cmd->add_option("--family", args->family,
+                  "Only the triples whose S1, S2, S3 this family contains");
   cmd->add_option("--max", args->max_reported, "Violations to list")->capture_default_str();
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_domination(*args, global); }; });
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return run_domination(*args, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

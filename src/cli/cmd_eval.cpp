@@ -13,11 +13,11 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/core/parallel.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/head_layouts.hpp"
-#include "kernelrank/core/parallel.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -45,9 +45,9 @@ struct EvalArgs {
   std::string shard;
   std::string partial;
   bool mpi = false;
-  std::string layout;       // safetensors heads: docs/model-format.md §12
+  std::string layout;  // safetensors heads: docs/model-format.md §12
   std::string feature_map;
-  long precision = 64;      // ball arithmetic: first pass, bits
+  long precision = 64;  // ball arithmetic: first pass, bits
   long max_precision = 4096;
   bool precision_given = false;
 };
@@ -69,15 +69,18 @@ std::string file_bytes(const std::string& path) {
 }
 
 // What eval prints around the report; a merge prints the same from the partials' identity.
-int print_report(const GlobalOptions& global, const std::string& task, const std::string& description,
-                 const std::string& model_class, const std::string& class_detail, const EvalReport& report,
-                 bool cross_agrees) {
-  nlohmann::json json = {{"task", task},
-                         {"model", {{"description", description}, {"class", model_class}, {"class_detail", class_detail}}},
-                         {"report", report_to_json(report)}};
+int print_report(const GlobalOptions& global, const std::string& task,
+                 const std::string& description, const std::string& model_class,
+                 const std::string& class_detail, const EvalReport& report, bool cross_agrees) {
+  nlohmann::json json = {
+      {"task", task},
+      {"model",
+       {{"description", description}, {"class", model_class}, {"class_detail", class_detail}}},
+      {"report", report_to_json(report)}};
   if (cross_agrees) json["cross_check"] = "brute force and profiles agree";
-  std::string human = "task:        " + task + "\nmodel:       " + description + "\nclass:       " + model_class +
-                      " (" + class_detail + ")\n" + report_to_text(report);
+  std::string human = "task:        " + task + "\nmodel:       " + description +
+                      "\nclass:       " + model_class + " (" + class_detail + ")\n" +
+                      report_to_text(report);
   if (cross_agrees) human += "cross-check: brute force and overlap profiles agree exactly\n";
   emit(global, json, human);
   return report.solves() ? kExitOk : kExitNegative;
@@ -94,7 +97,9 @@ Integer power_of(std::uint64_t base, int exponent) {
 std::optional<RealHead> real_head_of(const EvalArgs& args) {
   const bool options_given = !args.layout.empty() || !args.feature_map.empty();
   if (args.model.file.empty() || !file_looks_like_safetensors(args.model.file)) {
-    if (options_given) throw UsageError("--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
+    if (options_given)
+      throw UsageError(
+          "--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
     return std::nullopt;
   }
   HeadReadOptions read;
@@ -114,23 +119,29 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   if (args.n < 1) throw UsageError("--n must be at least 1");
   if (!args.shard.empty()) {
     options.shard = parse_shard(args.shard);
-    if (args.partial.empty()) throw UsageError("--shard needs --partial FILE (where the shard's result goes)");
+    if (args.partial.empty())
+      throw UsageError("--shard needs --partial FILE (where the shard's result goes)");
   }
   std::optional<MpiSession> mpi;
   if (args.mpi) {
-    if (!args.shard.empty() || !args.partial.empty()) throw UsageError("--mpi shards by rank: drop --shard/--partial");
+    if (!args.shard.empty() || !args.partial.empty())
+      throw UsageError("--mpi shards by rank: drop --shard/--partial");
     mpi.emplace();
-    options.shard = Shard{static_cast<std::uint64_t>(mpi->rank()) + 1, static_cast<std::uint64_t>(mpi->size())};
+    options.shard =
+        Shard{static_cast<std::uint64_t>(mpi->rank()) + 1, static_cast<std::uint64_t>(mpi->size())};
   }
   const bool sharded = !args.partial.empty() || args.mpi;
   if (sharded && args.cross_check)
-    throw UsageError("--cross-check cannot be combined with --shard/--partial; cross-check the merged run instead");
+    throw UsageError(
+        "--cross-check cannot be combined with --shard/--partial; cross-check the merged run "
+        "instead");
   std::optional<RealHead> head = real_head_of(args);
   if (head && !is_rational(head->map)) {
     if (sharded || args.cross_check || args.profiles || !args.tokens.empty())
-      throw UsageError("a " + to_string(head->map) +
-                       " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
-                       "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
+      throw UsageError(
+          "a " + to_string(head->map) +
+          " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
+          "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
     BallOptions ball;
     ball.precision = args.precision;
     ball.max_precision = args.max_precision;
@@ -141,7 +152,9 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     return run_ball_eval(*head, BallTask{args.family, args.m, args.n}, ball, global);
   }
   if (args.precision_given)
-    throw UsageError("--precision and --max-precision apply to heads with transcendental features (elu1, exp, softmax)");
+    throw UsageError(
+        "--precision and --max-precision apply to heads with transcendental features (elu1, exp, "
+        "softmax)");
   // Every model below is exact; a head with a rational feature map is one of them.
   const auto load = [&](int m, int n) -> std::unique_ptr<Model> {
     if (!head) return load_model(args.model, m, n);
@@ -155,7 +168,8 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   EvalSummary summary;
   EvalIdentity id;
   std::optional<bool> cross_agrees;
-  const std::uint64_t per_sequence = options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
+  const std::uint64_t per_sequence =
+      options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
   if (!args.family.empty()) {
     const Family family = read_family(args.family);
     model = load(family.m, family.n);
@@ -173,7 +187,8 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     model = load(code.m, args.n);
     summary = evaluate_token_set_summary(*model, code.words, args.n, options, &id.blocks);
     id.task = "all length-" + std::to_string(args.n) + " sequences over the " +
-              std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " + args.mode + ")";
+              std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " +
+              args.mode + ")";
     id.source = "tokens";
     id.source_sha256 = sha256_hex(file_bytes(args.tokens));
     id.m = code.m;
@@ -183,18 +198,18 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   } else {
     model = load(args.m, args.n);
     const int m = model->width();
-    id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " + args.mode + ")";
+    id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " +
+              args.mode + ")";
     const OverlapForm* form = model->overlap_form();
     const bool profiles_possible = form != nullptr && !model->position_dependent();
-    const bool brute_possible =
-        m <= 24 && static_cast<long double>(m) * args.n <= 62 &&
-        static_cast<long double>(std::uint64_t{1} << (m * args.n)) *
-                (options.mode == QueryMode::All ? args.n : 1) <=
-            static_cast<long double>(args.max_instances);
+    const bool brute_possible = m <= 24 && static_cast<long double>(m) * args.n <= 62 &&
+                                static_cast<long double>(std::uint64_t{1} << (m * args.n)) *
+                                        (options.mode == QueryMode::All ? args.n : 1) <=
+                                    static_cast<long double>(args.max_instances);
     if ((args.profiles || args.cross_check) && !profiles_possible)
       throw UsageError("--profiles needs a model that depends only on overlaps (a built-in)");
-    const bool use_profiles =
-        args.cross_check || args.profiles || (!args.brute_force && !brute_possible && profiles_possible);
+    const bool use_profiles = args.cross_check || args.profiles ||
+                              (!args.brute_force && !brute_possible && profiles_possible);
     if (use_profiles)
       require_profile_work(m, args.n, args.max_profile_work,
                            "; lower --m or --n, or raise --max-profile-work to wait for it");
@@ -232,8 +247,10 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     id.model_sha256 = sha256_hex(file_bytes(args.model.file));
   } else {
     std::string spec = "builtin " + args.model.builtin + " m=" + std::to_string(id.m);
-    if (args.model.builtin == "rank1-mean") spec += " n=" + std::to_string(id.n);
-    else spec += " base=" + to_string(parse_rational(args.model.base));
+    if (args.model.builtin == "rank1-mean")
+      spec += " n=" + std::to_string(id.n);
+    else
+      spec += " base=" + to_string(parse_rational(args.model.base));
     id.model_source = spec;
     id.model_sha256 = sha256_hex(spec);
   }
@@ -242,7 +259,8 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   partial.shard = options.shard;
   partial.summary = summary;
   const std::uint64_t first = options.shard.index - 1;
-  partial.blocks_evaluated = id.blocks > first ? (id.blocks - first + options.shard.count - 1) / options.shard.count : 0;
+  partial.blocks_evaluated =
+      id.blocks > first ? (id.blocks - first + options.shard.count - 1) / options.shard.count : 0;
   if (mpi) {
     // Every rank's partial goes to rank 0, which merges them and prints the unsharded report.
     const std::vector<std::string> texts = mpi->gather_at_root(eval_partial_to_text(partial));
@@ -254,17 +272,22 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
       parts.push_back(parse_eval_partial(names.back(), texts[r]));
     }
     const EvalPartial merged = merge_eval_partials(parts, names);
-    return print_report(global, merged.identity.task, merged.identity.model_description, merged.identity.model_class,
-                        merged.identity.class_detail, summary_to_report(merged.summary), false);
+    return print_report(global, merged.identity.task, merged.identity.model_description,
+                        merged.identity.model_class, merged.identity.class_detail,
+                        summary_to_report(merged.summary), false);
   }
   write_file_atomically(args.partial, eval_partial_to_text(partial));
-  const std::string human = "partial " + options.shard.str() + " of " + id.task + " written to " + args.partial +
-                            ": " + std::to_string(partial.blocks_evaluated) + " of " + std::to_string(id.blocks) +
-                            " blocks, " + summary.instances.str() + " instances, " + summary.failing.str() +
-                            " failing\n";
+  const std::string human =
+      "partial " + options.shard.str() + " of " + id.task + " written to " + args.partial + ": " +
+      std::to_string(partial.blocks_evaluated) + " of " + std::to_string(id.blocks) + " blocks, " +
+      summary.instances.str() + " instances, " + summary.failing.str() + " failing\n";
   emit(global,
-       {{"partial", args.partial}, {"shard", options.shard.str()}, {"blocks_evaluated", partial.blocks_evaluated},
-        {"blocks", id.blocks}, {"instances", summary.instances.str()}, {"failing", summary.failing.str()}},
+       {{"partial", args.partial},
+        {"shard", options.shard.str()},
+        {"blocks_evaluated", partial.blocks_evaluated},
+        {"blocks", id.blocks},
+        {"instances", summary.instances.str()},
+        {"failing", summary.failing.str()}},
        human);
   return kExitOk;
 }
@@ -300,34 +323,47 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
   cmd->add_flag("--cross-check", args->cross_check,
                 "Run brute force and profiles and require exact agreement");
   cmd->add_option("--failures", args->failures, "Failing instances to list")->capture_default_str();
-  cmd->add_option("--max-instances", args->max_instances, "Refuse brute force above this many instances")
+  cmd->add_option("--max-instances", args->max_instances,
+                  "Refuse brute force above this many instances")
       ->capture_default_str();
   cmd->add_option("--max-profile-work", args->max_profile_work,
                   "Refuse overlap profiles above this many steps, C(m+n,n) * n")
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Worker threads (0: all hardware threads); the report is the same")
+  cmd->add_option("--threads", args->threads,
+                  "Worker threads (0: all hardware threads); the report is the same")
       ->capture_default_str();
-  cmd->add_option("--shard", args->shard, "Evaluate only shard k of K (blocks b with b % K = k - 1); needs --partial");
-  cmd->add_option("--partial", args->partial, "Write this run's exact partial result here (eval-merge combines them)");
-  cmd->add_flag("--mpi", args->mpi, "Under mpirun: one shard per rank, the merged report at rank 0");
-  cmd->add_option("--layout", args->layout,
-                  "Tensor layout of a safetensors head: kernelrank, fast-transformers, performer or torch");
-  cmd->add_option("--feature-map", args->feature_map,
-                  "Feature map of a safetensors head: relu, square, identity, taylor2, elu1, exp or softmax");
-  cmd->add_option("--precision", args->precision, "Ball arithmetic: bits of the first pass (elu1, exp, softmax heads)")
+  cmd->add_option("--shard", args->shard,
+                  "Evaluate only shard k of K (blocks b with b % K = k - 1); needs --partial");
+  cmd->add_option("--partial", args->partial,
+                  "Write this run's exact partial result here (eval-merge combines them)");
+  cmd->add_flag("--mpi", args->mpi,
+                "Under mpirun: one shard per rank, the merged report at rank 0");
+  cmd->add_option(
+      "--layout", args->layout,
+      "Tensor layout of a safetensors head: kernelrank, fast-transformers, performer or torch");
+  cmd->add_option(
+      "--feature-map", args->feature_map,
+      "Feature map of a safetensors head: relu, square, identity, taylor2, elu1, exp or softmax");
+  cmd->add_option("--precision", args->precision,
+                  "Ball arithmetic: bits of the first pass (elu1, exp, softmax heads)")
       ->capture_default_str()
       ->each([args](const std::string&) { args->precision_given = true; });
   cmd->add_option("--max-precision", args->max_precision,
-                  "Ball arithmetic: undecided instances are re-run at doubled precision up to this many bits")
+                  "Ball arithmetic: undecided instances are re-run at doubled precision up to this "
+                  "many bits")
       ->capture_default_str()
       ->each([args](const std::string&) { args->precision_given = true; });
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_eval(*args, global); }; });
+  cmd->callback(
+      [args, &global, &action] { action = [args, &global] { return run_eval(*args, global); }; });
 
   auto merge = std::make_shared<MergeArgs>();
   CLI::App* merge_cmd = app.add_subcommand(
       "eval-merge", "Merge the partial results of eval --shard k/K into the report eval prints");
-  merge_cmd->add_option("partials", merge->partials, "Partial result files, one per shard 1/K..K/K")->required();
-  merge_cmd->callback([merge, &global, &action] { action = [merge, &global] { return run_merge(*merge, global); }; });
+  merge_cmd->add_option("partials", merge->partials, "Partial result files, one per shard 1/K..K/K")
+      ->required();
+  merge_cmd->callback([merge, &global, &action] {
+    action = [merge, &global] { return run_merge(*merge, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

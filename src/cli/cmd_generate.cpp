@@ -29,7 +29,8 @@ struct GenerateArgs {
 };
 
 int run_generate(const GenerateArgs& args, const GlobalOptions& global) {
-  if (args.format != "family" && args.format != "csv" && args.format != "jsonl" && args.format != "all")
+  if (args.format != "family" && args.format != "csv" && args.format != "jsonl" &&
+      args.format != "all")
     throw UsageError("--format must be family, csv, jsonl or all");
   GenerateOptions options;
   options.m = args.m;
@@ -45,7 +46,8 @@ int run_generate(const GenerateArgs& args, const GlobalOptions& global) {
     options.m = code.m;
     source = "the words of " + args.code;
   } else if (!args.golay.empty()) {
-    if (args.golay != "octads" && args.golay != "dodecads") throw UsageError("--golay must be octads or dodecads");
+    if (args.golay != "octads" && args.golay != "dodecads")
+      throw UsageError("--golay must be octads or dodecads");
     options.tokens = (args.golay == "octads" ? golay_octads() : golay_dodecads()).words;
     options.m = 24;
     source = "the Golay " + args.golay;
@@ -79,11 +81,15 @@ int run_generate(const GenerateArgs& args, const GlobalOptions& global) {
   };
   write("train", sets.train);
   write("test", sets.test);
-  std::string human = "generated " + std::to_string(sets.train.instances.size()) + " training and " +
-                      std::to_string(sets.test.instances.size()) + " test instances (disjoint) of length " +
-                      std::to_string(options.n) + " over " + source + ", seed " + std::to_string(args.seed) + "\n";
+  std::string human = "generated " + std::to_string(sets.train.instances.size()) +
+                      " training and " + std::to_string(sets.test.instances.size()) +
+                      " test instances (disjoint) of length " + std::to_string(options.n) +
+                      " over " + source + ", seed " + std::to_string(args.seed) + "\n";
   for (const std::string& path : written) human += "  " + path + "\n";
-  emit(global, {{"train", sets.train.instances.size()}, {"test", sets.test.instances.size()}, {"files", written}},
+  emit(global,
+       {{"train", sets.train.instances.size()},
+        {"test", sets.test.instances.size()},
+        {"files", written}},
        human);
   return kExitOk;
 }
@@ -92,19 +98,25 @@ int run_generate(const GenerateArgs& args, const GlobalOptions& global) {
 
 void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<GenerateArgs>();
-  CLI::App* cmd = app.add_subcommand("generate", "Seeded disjoint train/test instance sets with targets");
+  CLI::App* cmd =
+      app.add_subcommand("generate", "Seeded disjoint train/test instance sets with targets");
   cmd->add_option("--m", args->m, "Token width (random tokens)")->capture_default_str();
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
-  cmd->add_option("--mode", args->mode, "Query position: first, last or all (random)")->capture_default_str();
+  cmd->add_option("--mode", args->mode, "Query position: first, last or all (random)")
+      ->capture_default_str();
   auto* code = cmd->add_option("--code", args->code, "Draw tokens from this code file");
-  auto* golay = cmd->add_option("--golay", args->golay, "Draw tokens from the Golay octads or dodecads");
+  auto* golay =
+      cmd->add_option("--golay", args->golay, "Draw tokens from the Golay octads or dodecads");
   code->excludes(golay);
   cmd->add_option("--seed", args->seed, "Random seed")->capture_default_str();
   cmd->add_option("--train", args->train, "Training instances")->capture_default_str();
   cmd->add_option("--test", args->test, "Test instances")->capture_default_str();
-  cmd->add_option("--out-prefix", args->prefix, "Output prefix: PREFIX-train.family, ...")->required();
+  cmd->add_option("--out-prefix", args->prefix, "Output prefix: PREFIX-train.family, ...")
+      ->required();
   cmd->add_option("--format", args->format, "family, csv, jsonl or all")->capture_default_str();
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_generate(*args, global); }; });
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return run_generate(*args, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

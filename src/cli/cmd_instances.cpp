@@ -51,7 +51,8 @@ int run_instances(const InstancesArgs& args, const GlobalOptions& global) {
   if (mode == QueryMode::All) total *= args.n;
   if (!args.out.empty()) {
     if (total > kMaxWrittenInstances)
-      throw ResourceError("the task has " + total.str() + " instances; instances --out writes at most " +
+      throw ResourceError("the task has " + total.str() +
+                          " instances; instances --out writes at most " +
                           std::to_string(kMaxWrittenInstances) +
                           " (lower --m or --n, or use --tokens with fewer tokens)");
     require_family_file_size(static_cast<std::uint64_t>(total), args.n, m, "instances --out");
@@ -68,23 +69,24 @@ int run_instances(const InstancesArgs& args, const GlobalOptions& global) {
   nlohmann::json listed = nlohmann::json::array();
   std::string human;
   std::uint64_t count = 0;
-  for_each_sequence(universe_size, args.n, mode, [&](const std::vector<std::uint32_t>& seq, int query) {
-    if (count >= shown) return false;
-    Instance instance;
-    instance.query = query;
-    for (std::uint32_t i : seq) instance.tokens.push_back(token_at(i));
-    if (args.out.empty()) {
-      const int target = min_ip_target(instance);
-      human += to_string(instance) + "  target " + std::to_string(target) + "\n";
-      nlohmann::json tokens = nlohmann::json::array();
-      for (const Token& x : instance.tokens) tokens.push_back(x.to_string());
-      listed.push_back({{"query", query + 1}, {"tokens", tokens}, {"target", target}});
-    } else {
-      family.instances.push_back(std::move(instance));
-    }
-    ++count;
-    return true;
-  });
+  for_each_sequence(
+      universe_size, args.n, mode, [&](const std::vector<std::uint32_t>& seq, int query) {
+        if (count >= shown) return false;
+        Instance instance;
+        instance.query = query;
+        for (std::uint32_t i : seq) instance.tokens.push_back(token_at(i));
+        if (args.out.empty()) {
+          const int target = min_ip_target(instance);
+          human += to_string(instance) + "  target " + std::to_string(target) + "\n";
+          nlohmann::json tokens = nlohmann::json::array();
+          for (const Token& x : instance.tokens) tokens.push_back(x.to_string());
+          listed.push_back({{"query", query + 1}, {"tokens", tokens}, {"target", target}});
+        } else {
+          family.instances.push_back(std::move(instance));
+        }
+        ++count;
+        return true;
+      });
   if (!args.out.empty()) {
     write_file_atomically(args.out, family_to_text(family));
     human = "wrote " + std::to_string(count) + " instances to " + args.out + "\n";
@@ -96,7 +98,8 @@ int run_instances(const InstancesArgs& args, const GlobalOptions& global) {
   const nlohmann::json total_json = total <= std::numeric_limits<std::uint64_t>::max()
                                         ? nlohmann::json(static_cast<std::uint64_t>(total))
                                         : nlohmann::json(total.str());
-  emit(global, {{"total", total_json}, {"listed", listed}, {"written", args.out.empty() ? 0 : count}},
+  emit(global,
+       {{"total", total_json}, {"listed", listed}, {"written", args.out.empty() ? 0 : count}},
        human);
   return kExitOk;
 }

@@ -5,10 +5,10 @@
 #include "commands.hpp"
 #include "search_options.hpp"
 
-#include "search/child_process.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/search/min_rank.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/search/min_rank.hpp"
+#include "search/child_process.hpp"
 
 #include <unistd.h>
 
@@ -48,12 +48,15 @@ std::string range_text(const MinRankRow& row) {
 int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
   MinRankOptions options;
   options.m_max = args.m_max;
-  if (args.model_class == "both") options.classes = {SearchClass::NK, SearchClass::PF};
-  else options.classes = {parse_search_class(args.model_class)};
-  options.search = search_options_from(1, SearchClass::NK, args.rlimit, args.timeout, args.memory_mb, args.seed,
-                                       args.restarts, args.iterations);
+  if (args.model_class == "both")
+    options.classes = {SearchClass::NK, SearchClass::PF};
+  else
+    options.classes = {parse_search_class(args.model_class)};
+  options.search = search_options_from(1, SearchClass::NK, args.rlimit, args.timeout,
+                                       args.memory_mb, args.seed, args.restarts, args.iterations);
   options.search.cross_check = !args.no_cross_check;
-  if (args.heuristic_share < 0 || args.heuristic_share > 1) throw UsageError("--heuristic-share must be in 0..1");
+  if (args.heuristic_share < 0 || args.heuristic_share > 1)
+    throw UsageError("--heuristic-share must be in 0..1");
   options.search.cross_check_seconds = args.cross_check_seconds;
   options.search.heuristic_share = args.heuristic_share;
   options.search.save_smt2_dir = args.save_smt2;
@@ -69,7 +72,8 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
     };
   const MinRankTable table = compute_min_rank(options);
 
-  std::string human = "minimal feature rank r for T(m,3), query first (Z3 " + table.z3_version + ")\n";
+  std::string human =
+      "minimal feature rank r for T(m,3), query first (Z3 " + table.z3_version + ")\n";
   human += "  m | class | min r | cells (r: status, seconds)\n";
   nlohmann::json rows = nlohmann::json::array();
   bool all_settled = true, unknown_resource_only = true;
@@ -78,24 +82,33 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
     nlohmann::json jcells = nlohmann::json::array();
     for (const MinRankCell& cell : row.cells) {
       char text[160];
-      std::snprintf(text, sizeof text, "%sr=%d: %s%s, %.2f s", cells.empty() ? "" : "; ", cell.r,
-                    to_string(cell.status).c_str(),
-                    cell.inherited_from ? (" (" + to_string(*cell.inherited_from) + ")").c_str() : "", cell.seconds);
+      std::snprintf(
+          text, sizeof text, "%sr=%d: %s%s, %.2f s", cells.empty() ? "" : "; ", cell.r,
+          to_string(cell.status).c_str(),
+          cell.inherited_from ? (" (" + to_string(*cell.inherited_from) + ")").c_str() : "",
+          cell.seconds);
       cells += text;
-      nlohmann::json jc = {{"r", cell.r}, {"status", to_string(cell.status)}, {"label", cell.label},
-                           {"detail", cell.detail}, {"seconds", cell.seconds}, {"files", cell.files}};
+      nlohmann::json jc = {
+          {"r", cell.r},           {"status", to_string(cell.status)}, {"label", cell.label},
+          {"detail", cell.detail}, {"seconds", cell.seconds},          {"files", cell.files}};
       if (cell.inherited_from) jc["inherited_from"] = to_string(*cell.inherited_from);
       if (cell.status == CellStatus::Unknown && cell.detail.find("limit") == std::string::npos &&
-          cell.detail.find("timeout") == std::string::npos && cell.detail.find("budget") == std::string::npos)
+          cell.detail.find("timeout") == std::string::npos &&
+          cell.detail.find("budget") == std::string::npos)
         unknown_resource_only = false;
       jcells.push_back(std::move(jc));
     }
     char line[96];
-    std::snprintf(line, sizeof line, " %2d | %-5s | %-5s | ", row.m, to_string(row.search_class).c_str(), range_text(row).c_str());
+    std::snprintf(line, sizeof line, " %2d | %-5s | %-5s | ", row.m,
+                  to_string(row.search_class).c_str(), range_text(row).c_str());
     human += line + cells + "\n";
     if (!row.settled()) all_settled = false;
-    nlohmann::json jr = {{"m", row.m}, {"class", to_string(row.search_class)}, {"lower", row.lower},
-                         {"settled", row.settled()}, {"seconds", row.seconds}, {"cells", jcells}};
+    nlohmann::json jr = {{"m", row.m},
+                         {"class", to_string(row.search_class)},
+                         {"lower", row.lower},
+                         {"settled", row.settled()},
+                         {"seconds", row.seconds},
+                         {"cells", jcells}};
     jr["upper"] = row.upper ? nlohmann::json(*row.upper) : nlohmann::json(nullptr);
     rows.push_back(std::move(jr));
   }
@@ -108,28 +121,40 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
 
 void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<MinRankArgs>();
-  CLI::App* cmd = app.add_subcommand("min-rank", "Table of minimal feature ranks for T(m,3), m = 1..M (docs/min-rank.md)");
+  CLI::App* cmd = app.add_subcommand(
+      "min-rank", "Table of minimal feature ranks for T(m,3), m = 1..M (docs/min-rank.md)");
   cmd->add_option("--m-max", args->m_max, "Largest m")->capture_default_str();
   cmd->add_option("--class", args->model_class, "NK, PF or both")->capture_default_str();
-  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (0: none)")->capture_default_str();
-  cmd->add_option("--timeout", args->timeout, "Wall-clock budget per cell in seconds (0: none)")->capture_default_str();
-  cmd->add_option("--memory", args->memory_mb, "Address-space limit of each search process in MiB")->capture_default_str();
+  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--timeout", args->timeout, "Wall-clock budget per cell in seconds (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--memory", args->memory_mb, "Address-space limit of each search process in MiB")
+      ->capture_default_str();
   cmd->add_option("--models-dir", args->models_dir, "Write the minimal models found here");
   cmd->add_option("--save-smt2", args->save_smt2, "Save the deciding Z3 queries here");
   cmd->add_option("--r-max", args->r_max, "Largest r tried per row")->capture_default_str();
   cmd->add_option("--seed", args->seed, "First seed of the proposal search")->capture_default_str();
-  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search per cell")->capture_default_str();
-  cmd->add_option("--iterations", args->iterations, "Iterations per restart")->capture_default_str();
+  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search per cell")
+      ->capture_default_str();
+  cmd->add_option("--iterations", args->iterations, "Iterations per restart")
+      ->capture_default_str();
   cmd->add_option("--cross-check-seconds", args->cross_check_seconds,
-                  "Budget of the Z3 cross-check of an exactly refuted cell")->capture_default_str();
+                  "Budget of the Z3 cross-check of an exactly refuted cell")
+      ->capture_default_str();
   cmd->add_option("--heuristic-share", args->heuristic_share,
-                  "Share of the budget for the proposal search before Z3 (0..1)")->capture_default_str();
-  cmd->add_flag("--no-cross-check", args->no_cross_check, "Skip Z3 on cells an exact argument refutes");
-  cmd->add_flag("--verbose", args->verbose, "Progress lines on stderr even when it is not a terminal");
+                  "Share of the budget for the proposal search before Z3 (0..1)")
+      ->capture_default_str();
+  cmd->add_flag("--no-cross-check", args->no_cross_check,
+                "Skip Z3 on cells an exact argument refutes");
+  cmd->add_flag("--verbose", args->verbose,
+                "Progress lines on stderr even when it is not a terminal");
   cmd->add_option("--threads", args->threads,
                   "Cells searched at once (0: all hardware threads); the table is the same")
       ->capture_default_str();
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_min_rank(*args, global); }; });
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return run_min_rank(*args, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

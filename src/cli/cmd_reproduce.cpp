@@ -6,12 +6,12 @@
 #include "report_output.hpp"
 
 #include "kernelrank/bounds/bound_search.hpp"
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/softmax_base.hpp"
 
 #include <memory>
@@ -71,8 +71,9 @@ int run_reproduce(const ReproduceArgs& args, const GlobalOptions& global) {
   claims.push_back(exact_claim("L1: rank 1 is exact at n=2", *make_rank1_mean(sm, 2), sm, lm, 2));
   {
     const EvalReport r = evaluate_cube(*make_rank1_mean(sm, 3), sm, 3, options);
-    claims.push_back({"rank1-mean fails at n=3", !r.solves(),
-                      r.failures.empty() ? "no failure" : "fails on " + outcome_to_text(r.failures.front())});
+    claims.push_back(
+        {"rank1-mean fails at n=3", !r.solves(),
+         r.failures.empty() ? "no failure" : "fails on " + outcome_to_text(r.failures.front())});
   }
   {
     const auto softmax3 = make_softmax(sm, Rational(3));
@@ -80,9 +81,10 @@ int run_reproduce(const ReproduceArgs& args, const GlobalOptions& global) {
     const EvalReport profiles =
         evaluate_profiles(*make_softmax(lm, Rational(3))->overlap_form(), lm, 3, options);
     claims.push_back({"L5: softmax base 3 solves n=3", brute.solves() && profiles.solves(),
-                      "max error " + exact_with_decimal(*brute.max_error) + " on " + task_name(sm, 3) +
-                          " (brute force), " + exact_with_decimal(*profiles.max_error) + " on " +
-                          task_name(lm, 3) + " (profiles)"});
+                      "max error " + exact_with_decimal(*brute.max_error) + " on " +
+                          task_name(sm, 3) + " (brute force), " +
+                          exact_with_decimal(*profiles.max_error) + " on " + task_name(lm, 3) +
+                          " (profiles)"});
   }
   {
     const EvalReport r = evaluate_cube(*make_softmax(sm, Rational(2)), sm, 3, options);
@@ -116,14 +118,17 @@ int run_reproduce(const ReproduceArgs& args, const GlobalOptions& global) {
     const BoundSearchEntry entry = certify_pool("golay dodecads", dodecads.words, 3, false);
     claims.push_back({"L4: the Golay dodecads certify r >= 21 for T(24,3)",
                       entry.bound.applicable && entry.bound.bound >= 21,
-                      "trace rule over " + std::to_string(entry.rows) + " rows: T >= " +
-                          exact_with_decimal(entry.bound.trace_value()) + ", r >= " + entry.bound.bound.str()});
+                      "trace rule over " + std::to_string(entry.rows) +
+                          " rows: T >= " + exact_with_decimal(entry.bound.trace_value()) +
+                          ", r >= " + entry.bound.bound.str()});
     if (!args.cert.empty() && entry.bound.applicable) {
       CertificateTask task;
       task.m = 24;
       (void)write_verified_certificate(
-          args.cert, cube_certificate(task, "golay dodecads", complement_rows(dodecads.words), entry.bound));
-      claims.back().evidence += "; certificate written to " + args.cert + " (verified by the checker)";
+          args.cert,
+          cube_certificate(task, "golay dodecads", complement_rows(dodecads.words), entry.bound));
+      claims.back().evidence +=
+          "; certificate written to " + args.cert + " (verified by the checker)";
     }
   }
 
@@ -133,7 +138,8 @@ int run_reproduce(const ReproduceArgs& args, const GlobalOptions& global) {
   for (const Claim& c : claims) {
     all = all && c.holds;
     list.push_back({{"claim", c.name}, {"holds", c.holds}, {"evidence", c.evidence}});
-    human += std::string(c.holds ? "[ok]     " : "[FAILED] ") + c.name + "\n         " + c.evidence + "\n";
+    human += std::string(c.holds ? "[ok]     " : "[FAILED] ") + c.name + "\n         " +
+             c.evidence + "\n";
   }
   human += all ? "all claims verified\n" : "SOME CLAIMS FAILED\n";
   emit(global, {{"claims", list}, {"all_verified", all}}, human);
@@ -148,7 +154,8 @@ void add_reproduce_command(CLI::App& app, const GlobalOptions& global, Action& a
       "reproduce", "Default job: re-verify L1, L5, the Golay codes and the m = 24 bound exactly");
   cmd->add_option("--small-m", args->small_m, "Width for brute force")->capture_default_str();
   cmd->add_option("--large-m", args->large_m, "Width for overlap profiles")->capture_default_str();
-  cmd->add_option("--cert", args->cert, "Write the certificate of the m = 24 bound (check it with kernelrank-check)");
+  cmd->add_option("--cert", args->cert,
+                  "Write the certificate of the m = 24 bound (check it with kernelrank-check)");
   cmd->callback([args, &global, &action] {
     action = [args, &global] { return run_reproduce(*args, global); };
   });

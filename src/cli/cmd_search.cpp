@@ -8,8 +8,8 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_io.hpp"
 #include "kernelrank/core/text_input.hpp"
+#include "kernelrank/models/model_io.hpp"
 #include "kernelrank/search/rank_search.hpp"
 
 #include <unistd.h>
@@ -44,8 +44,8 @@ struct SearchArgs {
   double heuristic_share = 0.5;
   bool plain = false;
   bool no_exact = false;
-  bool no_heuristic = false, no_z3 = false, no_lemmas = false, no_symmetry = false, no_isolate = false,
-       no_cross_check = false, no_certificate = false, verbose = false;
+  bool no_heuristic = false, no_z3 = false, no_lemmas = false, no_symmetry = false,
+       no_isolate = false, no_cross_check = false, no_certificate = false, verbose = false;
 };
 
 std::function<void(const std::string&)> make_logger(bool verbose, const GlobalOptions& global) {
@@ -63,15 +63,20 @@ nlohmann::json order_json(const OrderArgument& order, const RankTask& task) {
     nlohmann::json qa = nlohmann::json::array(), qb = nlohmann::json::array();
     for (std::uint32_t q : p.prefer_a) qa.push_back(task.tokens[q].to_string());
     for (std::uint32_t q : p.prefer_b) qb.push_back(task.tokens[q].to_string());
-    core.push_back({{"a", task.tokens[p.a].to_string()}, {"b", task.tokens[p.b].to_string()},
-                    {"queries_preferring_a", qa}, {"queries_preferring_b", qb}});
+    core.push_back({{"a", task.tokens[p.a].to_string()},
+                    {"b", task.tokens[p.b].to_string()},
+                    {"queries_preferring_a", qa},
+                    {"queries_preferring_b", qb}});
   }
-  return {{"applicable", order.applicable}, {"reason", order.reason}, {"refuted", order.refuted},
-          {"summary", order.summary}, {"search_nodes", order.nodes}, {"core", core}};
+  return {{"applicable", order.applicable}, {"reason", order.reason},
+          {"refuted", order.refuted},       {"summary", order.summary},
+          {"search_nodes", order.nodes},    {"core", core}};
 }
 
 std::string order_text(const OrderArgument& order, const RankTask& task) {
-  std::string text = "  order argument: " + (order.applicable ? order.summary : "not applicable (" + order.reason + ")") + "\n";
+  std::string text = "  order argument: " +
+                     (order.applicable ? order.summary : "not applicable (" + order.reason + ")") +
+                     "\n";
   if (!order.refuted) return text;
   std::size_t shown = 0;
   for (const PairSeparation& p : order.core) {
@@ -81,19 +86,22 @@ std::string order_text(const OrderArgument& order, const RankTask& task) {
     }
     auto list = [&](const std::vector<std::uint32_t>& qs) {
       std::string s;
-      for (std::size_t i = 0; i < qs.size() && i < 6; ++i) s += (i ? " " : "") + task.tokens[qs[i]].to_string();
+      for (std::size_t i = 0; i < qs.size() && i < 6; ++i)
+        s += (i ? " " : "") + task.tokens[qs[i]].to_string();
       if (qs.size() > 6) s += " ...";
       return s;
     };
-    text += "    keys " + task.tokens[p.a].to_string() + " vs " + task.tokens[p.b].to_string() + ": queries {" +
-            list(p.prefer_a) + "} need alpha(q,a) > alpha(q,b), queries {" + list(p.prefer_b) + "} the reverse\n";
+    text += "    keys " + task.tokens[p.a].to_string() + " vs " + task.tokens[p.b].to_string() +
+            ": queries {" + list(p.prefer_a) + "} need alpha(q,a) > alpha(q,b), queries {" +
+            list(p.prefer_b) + "} the reverse\n";
   }
   return text;
 }
 
 int run_search(const SearchArgs& args, const GlobalOptions& global) {
   if (args.r < 0) throw UsageError("--r is required and must be >= 0");
-  if (args.format != "text" && args.format != "json") throw UsageError("--format must be text or json, not " + args.format);
+  if (args.format != "text" && args.format != "json")
+    throw UsageError("--format must be text or json, not " + args.format);
   const SearchClass search_class = parse_search_class(args.model_class);
   RankTask task;
   if (!args.family.empty()) {
@@ -107,15 +115,17 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
     task = cube_rank_task(args.m, args.n);
     task.mode = parse_query_mode(args.mode);
   }
-  SearchOptions options = search_options_from(args.r, search_class, args.rlimit, args.timeout, args.memory_mb, args.seed,
-                                               args.restarts, args.iterations);
+  SearchOptions options =
+      search_options_from(args.r, search_class, args.rlimit, args.timeout, args.memory_mb,
+                          args.seed, args.restarts, args.iterations);
   options.heuristic = !args.no_heuristic;
   options.z3 = !args.no_z3;
   options.lemmas = !args.no_lemmas;
   options.symmetry = !args.no_symmetry;
   options.isolate = !args.no_isolate;
   options.cross_check = !args.no_cross_check;
-  if (args.heuristic_share < 0 || args.heuristic_share > 1) throw UsageError("--heuristic-share must be in 0..1");
+  if (args.heuristic_share < 0 || args.heuristic_share > 1)
+    throw UsageError("--heuristic-share must be in 0..1");
   options.cross_check_seconds = args.cross_check_seconds;
   options.heuristic_share = args.heuristic_share;
   options.certificate = !args.no_certificate;
@@ -123,19 +133,29 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   options.plain = args.plain;
   options.exact_arguments = !args.no_exact;
   options.save_smt2_dir = args.save_smt2;
-  options.smt2_prefix = "search-" + (task.cube ? "m" + std::to_string(task.m) : std::string("family")) + "-" +
+  options.smt2_prefix = "search-" +
+                        (task.cube ? "m" + std::to_string(task.m) : std::string("family")) + "-" +
                         to_string(search_class) + "-r" + std::to_string(args.r);
   options.log = make_logger(args.verbose, global);
 
   const SearchResult result = search_rank(task, options);
 
-  nlohmann::json json = {{"task", task.description}, {"m", task.m}, {"n", task.n}, {"r", args.r},
-                         {"class", to_string(search_class)}, {"row_instances", task.instances.size()},
-                         {"verdict", to_string(result.verdict)}, {"label", result.label}, {"detail", result.detail},
-                         {"z3_version", result.z3_version}, {"seconds", result.seconds},
-                         {"solver_status", result.solver_status}, {"resource_limited", result.resource_limited}};
-  std::string human = "kernelrank search: " + task.description + ", r = " + std::to_string(args.r) + ", class " +
-                      to_string(search_class) + " (" + std::to_string(task.instances.size()) + " row instances)\n";
+  nlohmann::json json = {{"task", task.description},
+                         {"m", task.m},
+                         {"n", task.n},
+                         {"r", args.r},
+                         {"class", to_string(search_class)},
+                         {"row_instances", task.instances.size()},
+                         {"verdict", to_string(result.verdict)},
+                         {"label", result.label},
+                         {"detail", result.detail},
+                         {"z3_version", result.z3_version},
+                         {"seconds", result.seconds},
+                         {"solver_status", result.solver_status},
+                         {"resource_limited", result.resource_limited}};
+  std::string human = "kernelrank search: " + task.description + ", r = " + std::to_string(args.r) +
+                      ", class " + to_string(search_class) + " (" +
+                      std::to_string(task.instances.size()) + " row instances)\n";
   human += "result: " + result.label + "\n";
   if (!result.detail.empty()) human += "  " + result.detail + "\n";
   if (result.order) {
@@ -143,7 +163,8 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
     human += order_text(*result.order, task);
   }
   if (result.certificate) {
-    json["certificate"] = {{"bound", result.certificate->bound.str()}, {"construction", result.certificate->construction},
+    json["certificate"] = {{"bound", result.certificate->bound.str()},
+                           {"construction", result.certificate->construction},
                            {"rows", result.certificate->rows.size()}};
     human += "  rank-bound certificate: r >= " + result.certificate->bound.str() + " from " +
              result.certificate->construction + "\n";
@@ -152,22 +173,31 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   if (!args.cert.empty()) {
     if (result.certificate_text) {
       const std::optional<FamilyInput> family =
-          task.cube ? std::nullopt : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
+          task.cube
+              ? std::nullopt
+              : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
       human += "  " + write_verified_certificate(args.cert, *result.certificate_text, family);
       json["certificate_file"] = args.cert;
     } else {
-      human += "  no certificate written: no checker-verified certificate refutes r = " + std::to_string(args.r) + "\n";
+      human += "  no certificate written: no checker-verified certificate refutes r = " +
+               std::to_string(args.r) + "\n";
     }
   }
   nlohmann::json attempts = nlohmann::json::array();
   for (const Z3Attempt& a : result.z3) {
-    attempts.push_back({{"encoding", a.encoding}, {"answer", a.answer}, {"reason", a.reason}, {"iterations", a.iterations},
-                        {"working_instances", a.working_instances}, {"working_rows", a.working_rows},
-                        {"seconds", a.seconds}, {"smt2_files", a.smt2_files}});
+    attempts.push_back({{"encoding", a.encoding},
+                        {"answer", a.answer},
+                        {"reason", a.reason},
+                        {"iterations", a.iterations},
+                        {"working_instances", a.working_instances},
+                        {"working_rows", a.working_rows},
+                        {"seconds", a.seconds},
+                        {"smt2_files", a.smt2_files}});
     char line[512];
-    std::snprintf(line, sizeof line, "  Z3 %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
-                  a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ", a.reason.c_str(), a.iterations,
-                  a.working_instances, a.working_rows, a.seconds);
+    std::snprintf(line, sizeof line,
+                  "  Z3 %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
+                  a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ",
+                  a.reason.c_str(), a.iterations, a.working_instances, a.working_rows, a.seconds);
     human += line;
     for (const std::string& f : a.smt2_files) human += "    query saved to " + f + "\n";
   }
@@ -180,28 +210,35 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
     char error[32];
     if (best) std::snprintf(error, sizeof error, "%.4f", *best);
     human += "  heuristic: " + std::to_string(result.heuristic.restarts_run) + " restart(s), " +
-             (best ? "best max error " + std::string(error) + " in double precision" : "no finite max error") +
+             (best ? "best max error " + std::string(error) + " in double precision"
+                   : "no finite max error") +
              (result.heuristic.accepted ? " (proposal completed exactly)" : "") + "\n";
   }
   if (result.model) {
     const ModelCheck& check = *result.check;
-    json["model"] = {{"source", result.model_source}, {"evaluation", report_to_json(check.report)},
-                     {"kernel_rank", check.kernel_rank}, {"class_check", check.class_detail}};
-    human += "  exact re-verification: " + check.report.method + " over " + check.report.instances.str() +
-             " instances, " + check.report.failing.str() + " failing, max error " +
-             exact_with_decimal(*check.report.max_error) + "\n";
-    human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) + " (r = " + std::to_string(args.r) + ")\n";
+    json["model"] = {{"source", result.model_source},
+                     {"evaluation", report_to_json(check.report)},
+                     {"kernel_rank", check.kernel_rank},
+                     {"class_check", check.class_detail}};
+    human += "  exact re-verification: " + check.report.method + " over " +
+             check.report.instances.str() + " instances, " + check.report.failing.str() +
+             " failing, max error " + exact_with_decimal(*check.report.max_error) + "\n";
+    human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) +
+             " (r = " + std::to_string(args.r) + ")\n";
     human += "  class: " + check.class_detail + "\n";
     if (!args.out.empty()) {
       const TabularModel tabular = to_tabular_model(task, *result.model);
-      write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(tabular) : tabular_model_to_text(tabular));
+      write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(tabular)
+                                                            : tabular_model_to_text(tabular));
       json["model"]["file"] = args.out;
       human += "  model written to " + args.out + " (tabular, " + args.format + ")\n";
     }
     if (!args.features.empty()) {
-      write_file_atomically(args.features, features_model_text(task, *result.model,
-                                                               "kernelrank search: " + task.description + ", r = " +
-                                                                   std::to_string(args.r) + ", class " + to_string(search_class)));
+      write_file_atomically(args.features,
+                            features_model_text(task, *result.model,
+                                                "kernelrank search: " + task.description +
+                                                    ", r = " + std::to_string(args.r) + ", class " +
+                                                    to_string(search_class)));
       json["model"]["features_file"] = args.features;
       human += "  feature form written to " + args.features + "\n";
     }
@@ -213,9 +250,12 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   human += line;
   emit(global, json, human);
   switch (result.verdict) {
-    case SearchVerdict::Found: return kExitOk;
-    case SearchVerdict::Refuted: return kExitNegative;
-    case SearchVerdict::Unknown: return result.resource_limited ? kExitResource : kExitUnknown;
+    case SearchVerdict::Found:
+      return kExitOk;
+    case SearchVerdict::Refuted:
+      return kExitNegative;
+    case SearchVerdict::Unknown:
+      return result.resource_limited ? kExitResource : kExitUnknown;
   }
   return kExitInternal;
 }
@@ -224,42 +264,63 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
 
 void add_search_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<SearchArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "search", "Find (exactly verified) or refute a rank-r NK/PF model of T(m,n) or a family (docs/search.md)");
-  cmd->add_option("--m", args->m, "Token width of the cube task T(m,n)")
-      ->check(in_range(1, 8));
+  CLI::App* cmd = app.add_subcommand("search",
+                                     "Find (exactly verified) or refute a rank-r NK/PF model of "
+                                     "T(m,n) or a family (docs/search.md)");
+  cmd->add_option("--m", args->m, "Token width of the cube task T(m,n)")->check(in_range(1, 8));
   cmd->add_option("--n", args->n, "Sequence length of the cube task")->capture_default_str();
   cmd->add_option("--r", args->r, "Number of features")->required();
   cmd->add_option("--class", args->model_class, "Model class: NK or PF")->capture_default_str();
   cmd->add_option("--family", args->family, "Search a model of this family instead of the cube");
-  cmd->add_option("--mode", args->mode, "Query mode of the cube task (the deduplicated task is the same)")->capture_default_str();
-  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (deterministic; 0: none)")->capture_default_str();
-  cmd->add_option("--timeout", args->timeout, "Wall-clock budget in seconds (0: none)")->capture_default_str();
-  cmd->add_option("--memory", args->memory_mb, "Address-space limit of the search process in MiB (0: none)")->capture_default_str();
+  cmd->add_option("--mode", args->mode,
+                  "Query mode of the cube task (the deduplicated task is the same)")
+      ->capture_default_str();
+  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (deterministic; 0: none)")
+      ->capture_default_str();
+  cmd->add_option("--timeout", args->timeout, "Wall-clock budget in seconds (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--memory", args->memory_mb,
+                  "Address-space limit of the search process in MiB (0: none)")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Write the model found (tabular form)");
-  cmd->add_option("--format", args->format, "Model file format: text or json")->capture_default_str();
-  cmd->add_option("--features", args->features, "Also write the model in feature form (kind=features)");
+  cmd->add_option("--format", args->format, "Model file format: text or json")
+      ->capture_default_str();
+  cmd->add_option("--features", args->features,
+                  "Also write the model in feature form (kind=features)");
   cmd->add_option("--cert", args->cert, "Write the rank-bound certificate when one refutes r");
-  cmd->add_option("--save-smt2", args->save_smt2, "Save the deciding Z3 queries (SMT2) in this directory");
-  cmd->add_option("--seed", args->seed, "First seed of the floating-point proposal search")->capture_default_str();
-  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search")->capture_default_str();
-  cmd->add_option("--iterations", args->iterations, "Iterations per restart")->capture_default_str();
-  cmd->add_option("--max-rounds", args->max_rounds, "Counterexample-guided Z3 rounds")->capture_default_str();
-  cmd->add_flag("--plain", args->plain, "Naive encoding: one E1 call on all row instances (for comparison)");
-  cmd->add_flag("--no-exact", args->no_exact, "Skip the exact arguments (order argument, certificate): Z3 alone");
+  cmd->add_option("--save-smt2", args->save_smt2,
+                  "Save the deciding Z3 queries (SMT2) in this directory");
+  cmd->add_option("--seed", args->seed, "First seed of the floating-point proposal search")
+      ->capture_default_str();
+  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search")
+      ->capture_default_str();
+  cmd->add_option("--iterations", args->iterations, "Iterations per restart")
+      ->capture_default_str();
+  cmd->add_option("--max-rounds", args->max_rounds, "Counterexample-guided Z3 rounds")
+      ->capture_default_str();
+  cmd->add_flag("--plain", args->plain,
+                "Naive encoding: one E1 call on all row instances (for comparison)");
+  cmd->add_flag("--no-exact", args->no_exact,
+                "Skip the exact arguments (order argument, certificate): Z3 alone");
   cmd->add_flag("--no-heuristic", args->no_heuristic, "Skip the floating-point proposal search");
   cmd->add_flag("--no-z3", args->no_z3, "Skip Z3");
   cmd->add_flag("--no-lemmas", args->no_lemmas, "Do not seed E1 with the L2 inequalities");
   cmd->add_flag("--no-symmetry", args->no_symmetry, "No symmetry breaking");
-  cmd->add_flag("--no-isolate", args->no_isolate, "Run in this process (no memory cap, no hard wall-clock stop)");
+  cmd->add_flag("--no-isolate", args->no_isolate,
+                "Run in this process (no memory cap, no hard wall-clock stop)");
   cmd->add_option("--cross-check-seconds", args->cross_check_seconds,
-                  "Budget of the Z3 cross-check of an exactly refuted cell")->capture_default_str();
+                  "Budget of the Z3 cross-check of an exactly refuted cell")
+      ->capture_default_str();
   cmd->add_option("--heuristic-share", args->heuristic_share,
-                  "Share of the budget for the proposal search before Z3 (0..1)")->capture_default_str();
-  cmd->add_flag("--no-cross-check", args->no_cross_check, "Skip Z3 when an exact argument already refutes r");
+                  "Share of the budget for the proposal search before Z3 (0..1)")
+      ->capture_default_str();
+  cmd->add_flag("--no-cross-check", args->no_cross_check,
+                "Skip Z3 when an exact argument already refutes r");
   cmd->add_flag("--no-certificate", args->no_certificate, "Do not try the rank-bound certificate");
-  cmd->add_flag("--verbose", args->verbose, "Progress lines on stderr even when it is not a terminal");
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_search(*args, global); }; });
+  cmd->add_flag("--verbose", args->verbose,
+                "Progress lines on stderr even when it is not a terminal");
+  cmd->callback(
+      [args, &global, &action] { action = [args, &global] { return run_search(*args, global); }; });
 }
 
 }  // namespace kernelrank::cli

@@ -21,16 +21,19 @@ struct SoftmaxBaseArgs {
 
 int run_softmax_base(const SoftmaxBaseArgs& args, const GlobalOptions& global) {
   // Every base tried is one profile evaluation of T(m,n).
-  if (args.m >= 1 && args.n >= 1) require_profile_work(args.m, args.n, kDefaultMaxProfileWork, "; lower --m or --n");
+  if (args.m >= 1 && args.n >= 1)
+    require_profile_work(args.m, args.n, kDefaultMaxProfileWork, "; lower --m or --n");
   const SoftmaxBaseResult result = smallest_softmax_base(args.m, args.n, args.max_base);
   nlohmann::json refuted = nlohmann::json::array();
-  std::string human = "dense softmax on T(" + std::to_string(args.m) + "," + std::to_string(args.n) +
-                      "): alpha = B^-<q,z>, F_q(z) = <q,z>\n";
+  std::string human = "dense softmax on T(" + std::to_string(args.m) + "," +
+                      std::to_string(args.n) + "): alpha = B^-<q,z>, F_q(z) = <q,z>\n";
   for (const RefutedBase& r : result.refuted) {
     refuted.push_back({{"base", r.base}, {"failing_instance", outcome_to_json(r.failing)}});
     human += "  B=" + std::to_string(r.base) + "  fails: " + outcome_to_text(r.failing) + "\n";
   }
-  nlohmann::json json = {{"m", args.m}, {"n", args.n}, {"refuted_bases", refuted},
+  nlohmann::json json = {{"m", args.m},
+                         {"n", args.n},
+                         {"refuted_bases", refuted},
                          {"brute_force_cross_check", result.brute_force_checked}};
   if (result.base) {
     json["smallest_base"] = *result.base;

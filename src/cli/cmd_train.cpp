@@ -12,17 +12,17 @@
 
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/eval/trained_verification.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 #include "kernelrank/train/train.hpp"
-#include "kernelrank/eval/trained_verification.hpp"
 
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdio>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -95,7 +95,8 @@ void check_args(const TrainArgs& args) {
       throw UsageError("--feature must be relu, square or softmax, not '" + f + "'");
   for (const int r : args.r)
     if (r < 1 || r > 4096) throw UsageError("--r must be in 1..4096, not " + std::to_string(r));
-  if (args.epochs < 0 || args.epochs > 10'000'000) throw UsageError("--epochs must be in 0..10000000");
+  if (args.epochs < 0 || args.epochs > 10'000'000)
+    throw UsageError("--epochs must be in 0..10000000");
   if (!(args.lr > 0) || !std::isfinite(args.lr)) throw UsageError("--lr must be a positive number");
   if (args.d < 0 || args.d > 4096) throw UsageError("--d must be in 0..4096 (0 means d = m)");
   if (!(args.epsilon >= 0) || !std::isfinite(args.epsilon))
@@ -125,25 +126,29 @@ nlohmann::json split_to_json(const SplitVerification& split, bool exact_availabl
                           {"failing", r.failing.str()},
                           {"undefined", r.undefined.str()},
                           {"error_rate", to_string(r.error_rate())}};
-  exact["max_error"] = r.max_error ? nlohmann::json(to_string(*r.max_error)) : nlohmann::json(nullptr);
-  exact["first_failure"] = r.failures.empty() ? nlohmann::json(nullptr)
-                                              : nlohmann::json({{"instance", to_string(r.failures[0].instance)},
-                                                                {"target", r.failures[0].target},
-                                                                {"output", r.failures[0].output
-                                                                               ? nlohmann::json(to_string(*r.failures[0].output))
-                                                                               : nlohmann::json(nullptr)}});
+  exact["max_error"] =
+      r.max_error ? nlohmann::json(to_string(*r.max_error)) : nlohmann::json(nullptr);
+  exact["first_failure"] =
+      r.failures.empty()
+          ? nlohmann::json(nullptr)
+          : nlohmann::json(
+                {{"instance", to_string(r.failures[0].instance)},
+                 {"target", r.failures[0].target},
+                 {"output", r.failures[0].output ? nlohmann::json(to_string(*r.failures[0].output))
+                                                 : nlohmann::json(nullptr)}});
   j["exact"] = exact;
   j["disagreements"] = split.disagreement_count;
   nlohmann::json listed = nlohmann::json::array();
   for (const FloatExactDisagreement& dis : split.disagreements)
-    listed.push_back({{"instance", to_string(dis.instance)},
-                      {"target", dis.target},
-                      {"float_output", std::isfinite(dis.float_output) ? nlohmann::json(dis.float_output)
-                                                                       : nlohmann::json("not finite")},
-                      {"exact_output", dis.exact_output ? nlohmann::json(to_string(*dis.exact_output))
-                                                        : nlohmann::json(nullptr)},
-                      {"float_says", dis.float_fails ? "fails" : "correct"},
-                      {"exact_says", dis.exact_fails ? "fails" : "correct"}});
+    listed.push_back(
+        {{"instance", to_string(dis.instance)},
+         {"target", dis.target},
+         {"float_output", std::isfinite(dis.float_output) ? nlohmann::json(dis.float_output)
+                                                          : nlohmann::json("not finite")},
+         {"exact_output", dis.exact_output ? nlohmann::json(to_string(*dis.exact_output))
+                                           : nlohmann::json(nullptr)},
+         {"float_says", dis.float_fails ? "fails" : "correct"},
+         {"exact_says", dis.exact_fails ? "fails" : "correct"}});
   j["disagreement_list"] = listed;
   return j;
 }
@@ -160,16 +165,17 @@ SplitVerification float_only_split(const Family& family, const std::vector<doubl
 // One progress line on stderr (terminal only), shared by the worker threads.
 class TrainProgress {
  public:
-  TrainProgress(bool enabled, std::size_t models) : enabled_(enabled && isatty(2) == 1), models_(models) {}
+  TrainProgress(bool enabled, std::size_t models)
+      : enabled_(enabled && isatty(2) == 1), models_(models) {}
   void epoch(const std::string& name, int epochs, const EpochStatus& status) {
     if (!enabled_) return;
     std::lock_guard<std::mutex> lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
     if (now - last_ < std::chrono::milliseconds(250) && status.epoch != epochs) return;
     last_ = now;
-    std::cerr << "\r[" << done_ << "/" << models_ << " models] " << name << " epoch " << status.epoch
-              << "/" << epochs << " loss " << status.loss << " float acc " << status.float_accuracy
-              << "   " << std::flush;
+    std::cerr << "\r[" << done_ << "/" << models_ << " models] " << name << " epoch "
+              << status.epoch << "/" << epochs << " loss " << status.loss << " float acc "
+              << status.float_accuracy << "   " << std::flush;
   }
   void model_done() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -200,7 +206,8 @@ JobResult run_job(const Job& job, const Family& train, const Family& test,
     result.train = float_only_split(train, result.head.train_outputs);
     if (!test.instances.empty()) result.test = float_only_split(test, result.head.test_outputs);
   } else {
-    const std::unique_ptr<ParametricModel> exact = parametric_model_from_weights(result.head.weights);
+    const std::unique_ptr<ParametricModel> exact =
+        parametric_model_from_weights(result.head.weights);
     write_file_atomically(out_dir + "/" + job.name + ".model", parametric_model_to_text(*exact));
     result.train = verify_split(*exact, train, result.head.train_outputs, listed);
     if (!test.instances.empty())
@@ -220,8 +227,8 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const Family& trai
   std::atomic<std::size_t> next{0};
   TrainProgress progress(!global.quiet, jobs.size());
   const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
-  const unsigned workers =
-      static_cast<unsigned>(std::min<std::size_t>(args.threads > 0 ? args.threads : hardware, jobs.size()));
+  const unsigned workers = static_cast<unsigned>(
+      std::min<std::size_t>(args.threads > 0 ? args.threads : hardware, jobs.size()));
   const auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       try {
@@ -245,7 +252,8 @@ std::string cell(const SplitVerification& s, bool exact) {
   if (!exact) return text + "- | - | float-only | -";
   const EvalReport& r = s.exact;
   text += r.failing.str() + (r.undefined != 0 ? " (" + r.undefined.str() + " undef)" : "") + " | ";
-  // Trained weights give long exact fractions: the table shows 6 places, report.json the exact value.
+  // Trained weights give long exact fractions: the table shows 6 places, report.json the exact
+  // value.
   text += (r.max_error ? "~" + to_decimal(*r.max_error, 6) : std::string("none defined")) + " | ";
   text += std::string(r.solves() ? "solves (verified exactly)" : "FAILS") + " | ";
   return text + std::to_string(s.disagreement_count);
@@ -283,24 +291,27 @@ int run_train(const TrainArgs& args, const GlobalOptions& global) {
   const std::vector<JobResult> results = run_jobs(jobs, train, test, args, global);
 
   nlohmann::json models = nlohmann::json::array();
-  std::string human = "name | split | float failing | exact failing | exact max error | exact verdict | float/exact disagreements\n";
+  std::string human =
+      "name | split | float failing | exact failing | exact max error | exact verdict | "
+      "float/exact disagreements\n";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     const JobResult& res = results[i];
     const bool exact = job.config.feature != "softmax";
-    nlohmann::json record = {{"name", job.name},
-                             {"feature", job.config.feature},
-                             {"r", exact ? job.config.r : res.head.weights.r},
-                             {"seed", job.config.seed},
-                             {"d", res.head.weights.d},
-                             {"positions", job.config.positions},
-                             {"epochs", job.config.epochs},
-                             {"lr", job.config.learning_rate},
-                             {"final_loss", res.head.final_loss},
-                             {"files", {{"safetensors", job.name + ".safetensors"}}},
-                             {"train", split_to_json(*res.train, exact)},
-                             {"timing", {{"train_seconds", res.head.train_seconds},
-                                         {"verify_seconds", res.verify_seconds}}}};
+    nlohmann::json record = {
+        {"name", job.name},
+        {"feature", job.config.feature},
+        {"r", exact ? job.config.r : res.head.weights.r},
+        {"seed", job.config.seed},
+        {"d", res.head.weights.d},
+        {"positions", job.config.positions},
+        {"epochs", job.config.epochs},
+        {"lr", job.config.learning_rate},
+        {"final_loss", res.head.final_loss},
+        {"files", {{"safetensors", job.name + ".safetensors"}}},
+        {"train", split_to_json(*res.train, exact)},
+        {"timing",
+         {{"train_seconds", res.head.train_seconds}, {"verify_seconds", res.verify_seconds}}}};
     if (exact) record["files"]["model"] = job.name + ".model";
     human += job.name + " | train | " + cell(*res.train, exact) + "\n";
     if (res.test) {
@@ -309,13 +320,15 @@ int run_train(const TrainArgs& args, const GlobalOptions& global) {
     }
     models.push_back(record);
   }
-  const nlohmann::json report = {{"format", "kernelrank-train-report"},
-                                 {"version", 1},
-                                 {"train_family", args.family.empty() ? args.train : args.family},
-                                 {"test_family", args.test.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.test)},
-                                 {"models", models}};
+  const nlohmann::json report = {
+      {"format", "kernelrank-train-report"},
+      {"version", 1},
+      {"train_family", args.family.empty() ? args.train : args.family},
+      {"test_family", args.test.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.test)},
+      {"models", models}};
   write_file_atomically(args.out + "/report.json", report.dump(2) + "\n");
-  emit(global, report, human + throughput_line(jobs, results, train) + "report: " + args.out + "/report.json\n");
+  emit(global, report,
+       human + throughput_line(jobs, results, train) + "report: " + args.out + "/report.json\n");
   return kExitOk;
 }
 
@@ -330,22 +343,29 @@ void add_train_command(CLI::App& app, const GlobalOptions& global, Action& actio
   cmd->add_option("--test", args->test, "Test family, evaluated but not trained on");
   family->excludes(train);
   cmd->add_option("--out", args->out, "Output directory for models and report.json")->required();
-  cmd->add_option("--r", args->r, "Feature counts (comma-separated list)")->delimiter(',')->capture_default_str();
+  cmd->add_option("--r", args->r, "Feature counts (comma-separated list)")
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->add_option("--feature", args->features, "Feature maps: relu, square, softmax (list)")
-      ->delimiter(',')->capture_default_str();
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->add_option("--seed", args->seeds, "Seeds (list)")->delimiter(',')->capture_default_str();
   cmd->add_option("--epochs", args->epochs, "Full-batch Adam steps")->capture_default_str();
-  cmd->add_option("--lr", args->lr, "Initial learning rate (cosine decay to lr/100)")->capture_default_str();
+  cmd->add_option("--lr", args->lr, "Initial learning rate (cosine decay to lr/100)")
+      ->capture_default_str();
   cmd->add_option("--d", args->d, "Value width d (0: d = m)")->capture_default_str();
   cmd->add_flag("--position-dependent", args->position_dependent, "Separate maps per position");
   cmd->add_option("--temperature", args->temperature, "softmax: fixed temperature (0: learned)")
       ->capture_default_str();
   cmd->add_option("--epsilon", args->epsilon, "Training-only epsilon added to the denominator")
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Models trained at once (0: all cores)")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Models trained at once (0: all cores)")
+      ->capture_default_str();
   cmd->add_option("--disagreements", args->listed_disagreements,
-                  "Float/exact disagreements listed per split")->capture_default_str();
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_train(*args, global); }; });
+                  "Float/exact disagreements listed per split")
+      ->capture_default_str();
+  cmd->callback(
+      [args, &global, &action] { action = [args, &global] { return run_train(*args, global); }; });
 }
 
 }  // namespace kernelrank::cli

@@ -2,9 +2,9 @@
 // cube T(m,n) or an explicit family (docs/transcript.md).
 #include "commands.hpp"
 
+#include "kernelrank/bounds/transcript.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/instance.hpp"
-#include "kernelrank/bounds/transcript.hpp"
 
 #include <chrono>
 #include <memory>
@@ -40,16 +40,18 @@ nlohmann::json log2_json(const Log2Interval& bits) {
 
 std::string values_text(const std::vector<int>& values) {
   std::string text = "{";
-  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text += (i ? "," : "") + std::to_string(values[i]);
   return text + "}";
 }
 
 // "2^5 = 32 <= D, 5 bits" or "3^2 = 9 <= D, log2 in [3, 4]".
 std::string independent_text(const IndependentAnswers& answers, const Log2Interval& bits,
                              const std::string& bound_name) {
-  std::string text = (answers.queries == 1 ? "1 query" : std::to_string(answers.queries) + " queries") +
-                     " x " + count_of(answers.values, "value") + ": " + std::to_string(answers.values) + "^" + std::to_string(answers.queries) +
-                     " = " + answers.product.str() + " <= " + bound_name + ", ";
+  std::string text =
+      (answers.queries == 1 ? "1 query" : std::to_string(answers.queries) + " queries") + " x " +
+      count_of(answers.values, "value") + ": " + std::to_string(answers.values) + "^" +
+      std::to_string(answers.queries) + " = " + answers.product.str() + " <= " + bound_name + ", ";
   text += bits.floor == bits.ceil ? count_of(bits.floor, "bit")
                                   : "log2 in [" + std::to_string(bits.floor) + ", " +
                                         std::to_string(bits.ceil) + "] bits";
@@ -59,14 +61,10 @@ std::string independent_text(const IndependentAnswers& answers, const Log2Interv
 nlohmann::json independent_json(const IndependentAnswers& answers, const Log2Interval& bits) {
   nlohmann::json queries = nlohmann::json::array();
   for (const Token& q : answers.query_tokens) queries.push_back(q.to_string());
-  return {{"queries", answers.queries},
-          {"values", answers.values},
-          {"s", answers.values - 1},
-          {"product", answers.product.str()},
-          {"log2", log2_json(bits)},
-          {"query_tokens", queries},
-          {"value_sets", answers.value_sets},
-          {"verified", answers.verified}};
+  return {{"queries", answers.queries},       {"values", answers.values},
+          {"s", answers.values - 1},          {"product", answers.product.str()},
+          {"log2", log2_json(bits)},          {"query_tokens", queries},
+          {"value_sets", answers.value_sets}, {"verified", answers.verified}};
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -80,8 +78,8 @@ int run_cube(const TranscriptArgs& args, const GlobalOptions& global) {
   const double seconds = seconds_since(start);
   const std::string task = "T(" + std::to_string(r.m) + "," + std::to_string(r.n) + ")";
   std::string human = "transcript bound (theory.md L7) for the cube " + task + "\n";
-  human += "contexts:        " + r.contexts.str() + " (multisets of the " + std::to_string(r.n - 1) +
-           " tokens besides the query)\n";
+  human += "contexts:        " + r.contexts.str() + " (multisets of the " +
+           std::to_string(r.n - 1) + " tokens besides the query)\n";
   human += "queries:         " + r.queries.str() + " (every query meets every context)\n";
   human += "answer vectors:  D = " + r.answer_vectors.str() + " (exact, " + r.method +
            (r.cross_checked ? "; brute force and the antichain count agree" : "") + ")\n";
@@ -122,32 +120,35 @@ int run_family(const TranscriptArgs& args, const GlobalOptions& global) {
   const Family family = read_family(args.family);
   const FamilyTranscriptResult r = family_transcript_bound(family);
   const double seconds = seconds_since(start);
-  std::string human = "transcript bound (theory.md L7) for " + args.family + " (m = " +
-                      std::to_string(r.m) + ", n = " + std::to_string(r.n) + ")\n";
+  std::string human = "transcript bound (theory.md L7) for " + args.family +
+                      " (m = " + std::to_string(r.m) + ", n = " + std::to_string(r.n) + ")\n";
   human += "instances:       " + std::to_string(r.instances) + "\n";
   human += "contexts:        " + std::to_string(r.contexts) + "\n";
   human += "queries:         " + std::to_string(r.queries) + "\n";
   human += "pairs:           " + std::to_string(r.pairs) + " distinct (query, context)\n";
-  human += std::string("grid:            ") +
-           (r.grid ? "yes: every context meets the same queries\n"
-                   : "no: contexts meet different sets of queries\n");
+  human +=
+      std::string("grid:            ") + (r.grid ? "yes: every context meets the same queries\n"
+                                                 : "no: contexts meet different sets of queries\n");
   if (r.contexts == 0) {
     human += "transcripts:     D = 0 (no instances: nothing to send)\n";
   } else {
-    const std::string clique = std::to_string(r.clique.size()) + " pairwise-conflicting contexts (" +
-                               r.clique_source + ")";
+    const std::string clique = std::to_string(r.clique.size()) +
+                               " pairwise-conflicting contexts (" + r.clique_source + ")";
     const std::string colouring =
         "a colouring with " + std::to_string(r.transcripts_upper) + " classes";
     if (r.grid)
-      human += "transcripts:     D = " + r.answer_vectors.str() + " (exact: distinct rows of the grid)\n";
+      human += "transcripts:     D = " + r.answer_vectors.str() +
+               " (exact: distinct rows of the grid)\n";
     else if (r.exact)
-      human += "transcripts:     D = " + r.answer_vectors.str() + " (exact: " + clique + " and " + colouring + ")\n";
+      human += "transcripts:     D = " + r.answer_vectors.str() + " (exact: " + clique + " and " +
+               colouring + ")\n";
     else
-      human += "transcripts:     " + r.answer_vectors.str() + " <= D <= " + std::to_string(r.transcripts_upper) +
-               " (lower: " + clique + "; upper: " + colouring + ")\n";
-    human += "transcript bits: log2 " + std::string(r.exact ? "D" : r.answer_vectors.str()) + " in [" +
-             std::to_string(r.bits.floor) + ", " + std::to_string(r.bits.ceil) + "]: at least " +
-             count_of(r.bits.ceil, "bit") + "\n";
+      human += "transcripts:     " + r.answer_vectors.str() +
+               " <= D <= " + std::to_string(r.transcripts_upper) + " (lower: " + clique +
+               "; upper: " + colouring + ")\n";
+    human += "transcript bits: log2 " + std::string(r.exact ? "D" : r.answer_vectors.str()) +
+             " in [" + std::to_string(r.bits.floor) + ", " + std::to_string(r.bits.ceil) +
+             "]: at least " + count_of(r.bits.ceil, "bit") + "\n";
   }
   human += "independent:     " + independent_text(r.independent, r.independent_bits, "D") + "\n";
   const int listed = std::min(r.independent.queries, kListedQueries);
@@ -155,7 +156,8 @@ int run_family(const TranscriptArgs& args, const GlobalOptions& global) {
     human += "  query " + std::to_string(i + 1) + ": " + token_text(r.independent.query_tokens[i]) +
              " answers " + values_text(r.independent.value_sets[i]) + "\n";
   if (r.independent.queries > listed)
-    human += "  ... " + std::to_string(r.independent.queries - listed) + " more (--json lists all)\n";
+    human +=
+        "  ... " + std::to_string(r.independent.queries - listed) + " more (--json lists all)\n";
 
   const auto context_json = [&](std::size_t c) {
     nlohmann::json tokens = nlohmann::json::array();
@@ -196,9 +198,9 @@ int run_family(const TranscriptArgs& args, const GlobalOptions& global) {
 int run_transcript(const TranscriptArgs& args, const GlobalOptions& global) {
   const bool has_m = args.m_option->count() > 0;
   const bool has_family = !args.family.empty();
-  if (has_m && has_family) throw UsageError("--m and --family exclude each other: give one of them");
-  if (!has_m && !has_family)
-    throw UsageError("give --m M (the cube T(M,N)) or --family FILE");
+  if (has_m && has_family)
+    throw UsageError("--m and --family exclude each other: give one of them");
+  if (!has_m && !has_family) throw UsageError("give --m M (the cube T(M,N)) or --family FILE");
   if (has_family) {
     if (args.n_option->count() > 0)
       throw UsageError("--n is the cube's length; a --family file has its own n");
@@ -214,13 +216,16 @@ int run_transcript(const TranscriptArgs& args, const GlobalOptions& global) {
 void add_transcript_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<TranscriptArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "transcript", "Transcript bound (L7): answer vectors and bits a finite-alphabet model must send");
+      "transcript",
+      "Transcript bound (L7): answer vectors and bits a finite-alphabet model must send");
   args->m_option = cmd->add_option("--m", args->m, "Token width of the cube T(m,n)");
-  args->n_option = cmd->add_option("--n", args->n, "Sequence length of the cube")->capture_default_str();
+  args->n_option =
+      cmd->add_option("--n", args->n, "Sequence length of the cube")->capture_default_str();
   cmd->add_option("--family", args->family, "Family file instead of the cube");
   cmd->add_option("--method", args->method, "Cube count: auto, brute-force or antichains")
       ->capture_default_str();
-  cmd->add_flag("--cross-check", args->cross_check, "Cube: run brute force and the antichain count, which must agree");
+  cmd->add_flag("--cross-check", args->cross_check,
+                "Cube: run brute force and the antichain count, which must agree");
   cmd->callback([args, &global, &action] {
     action = [args, &global] { return run_transcript(*args, global); };
   });

@@ -7,9 +7,9 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/bounds/witness.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/bounds/witness.hpp"
 
 #include <memory>
 
@@ -34,14 +34,16 @@ struct Built {
   FamilyBound bound;
 };
 
-Built build(const std::string& construction, const std::vector<Token>& code, const WitnessOptions& options) {
+Built build(const std::string& construction, const std::vector<Token>& code,
+            const WitnessOptions& options) {
   Built built{construction, build_witness(code, options), {}};
   built.bound = certify_family(built.witness.family, options.position_dependent);
   return built;
 }
 
 int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
-  if (args.out.empty() || args.cert.empty()) throw UsageError("witness needs --out FAMILY and --cert CERT");
+  if (args.out.empty() || args.cert.empty())
+    throw UsageError("witness needs --out FAMILY and --cert CERT");
   const QueryMode mode = parse_query_mode(args.mode);
   if (mode == QueryMode::All) throw UsageError("witness families use --mode first or last");
   WitnessOptions options;
@@ -59,9 +61,12 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
     const Code code = read_code(args.code);
     consider("code " + args.code, code.words);
   } else if (!args.golay.empty()) {
-    if (args.golay == "octads") consider("golay octads", golay_octads().words);
-    else if (args.golay == "dodecads") consider("golay dodecads", golay_dodecads().words);
-    else throw UsageError("--golay must be octads or dodecads");
+    if (args.golay == "octads")
+      consider("golay octads", golay_octads().words);
+    else if (args.golay == "dodecads")
+      consider("golay dodecads", golay_dodecads().words);
+    else
+      throw UsageError("--golay must be octads or dodecads");
   } else {
     // Lexicodes from the sparsest (fewest, farthest words) down; the budget decides.
     const int w = args.m / 2;
@@ -84,14 +89,16 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
   task.position_dependent = args.position_dependent;
   const std::string construction = "witness family along chains of " + best->construction + ", " +
                                    std::to_string(best->witness.rows.size()) + " code rows";
-  const std::string cert = family_certificate(task, sha256_hex(family_text), construction, best->bound);
+  const std::string cert =
+      family_certificate(task, sha256_hex(family_text), construction, best->bound);
   // The certificate is checked against the family text before either file is written.
   require_checker_verified(cert, FamilyInput{args.out, family_text});
   write_file_atomically(args.out, family_text);
   (void)write_verified_certificate(args.cert, cert, FamilyInput{args.out, family_text});
-  std::string human = "witness family for T(" + std::to_string(task.m) + "," + std::to_string(args.n) + ") from " +
-                      best->construction + ": " + std::to_string(best->witness.family.instances.size()) +
-                      " instances, " + std::to_string(best->witness.rows.size()) + " code rows (" +
+  std::string human = "witness family for T(" + std::to_string(task.m) + "," +
+                      std::to_string(args.n) + ") from " + best->construction + ": " +
+                      std::to_string(best->witness.family.instances.size()) + " instances, " +
+                      std::to_string(best->witness.rows.size()) + " code rows (" +
                       std::to_string(best->witness.rows_left_out) + " left out by the budget)\n";
   human += family_bound_text(best->bound, 5);
   human += "family written to " + args.out + ", certificate to " + args.cert + "\n";
@@ -110,18 +117,24 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
 void add_witness_command(CLI::App& app, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<WitnessArgs>();
   CLI::App* cmd = app.add_subcommand("witness", "Write a witness family and its certificate");
-  cmd->add_option("--m", args->m, "Token width (default constructions: lexicodes of weight m/2)")->capture_default_str()
+  cmd->add_option("--m", args->m, "Token width (default constructions: lexicodes of weight m/2)")
+      ->capture_default_str()
       ->check(in_range(1, 65536));
   cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
   auto* code = cmd->add_option("--code", args->code, "Own tokens from this code file");
-  auto* golay = cmd->add_option("--golay", args->golay, "Own tokens from the Golay octads or dodecads");
+  auto* golay =
+      cmd->add_option("--golay", args->golay, "Own tokens from the Golay octads or dodecads");
   code->excludes(golay);
   cmd->add_option("--mode", args->mode, "Query position: first or last")->capture_default_str();
-  cmd->add_flag("--position-dependent", args->position_dependent, "Include every arrangement of S3's keys");
-  cmd->add_option("--max-instances", args->max_instances, "Largest family to write")->capture_default_str();
+  cmd->add_flag("--position-dependent", args->position_dependent,
+                "Include every arrangement of S3's keys");
+  cmd->add_option("--max-instances", args->max_instances, "Largest family to write")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Family file to write")->required();
   cmd->add_option("--cert", args->cert, "Certificate file to write")->required();
-  cmd->callback([args, &global, &action] { action = [args, &global] { return run_witness(*args, global); }; });
+  cmd->callback([args, &global, &action] {
+    action = [args, &global] { return run_witness(*args, global); };
+  });
 }
 
 }  // namespace kernelrank::cli

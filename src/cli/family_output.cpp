@@ -1,7 +1,7 @@
 #include "family_output.hpp"
 
-#include "report_output.hpp"
 #include "check/sha256.hpp"
+#include "report_output.hpp"
 
 namespace kernelrank::cli {
 
@@ -10,8 +10,8 @@ std::string sha256_hex(const std::string& bytes) { return krcheck::to_hex(krchec
 namespace {
 
 std::string pattern_text(const IncompletePattern& p) {
-  std::string text = "query " + p.q.to_string() + " at position " + std::to_string(p.position + 1) + ", a = " +
-                     p.a.to_string() + ", b = " + p.b.to_string() + ": missing";
+  std::string text = "query " + p.q.to_string() + " at position " + std::to_string(p.position + 1) +
+                     ", a = " + p.a.to_string() + ", b = " + p.b.to_string() + ": missing";
   for (const std::string& m : p.missing) text += " " + m;
   return text;
 }
@@ -23,8 +23,8 @@ std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomple
   text += "domination steps supported: " + std::to_string(bound.analysis.steps.size()) + "\n";
   if (bound.found) {
     const RankBoundResult& b = bound.bound;
-    text += "rows chosen: " + std::to_string(bound.rows.size()) + ", steps used by their chains: " +
-            std::to_string(bound.steps.size()) + "\n";
+    text += "rows chosen: " + std::to_string(bound.rows.size()) +
+            ", steps used by their chains: " + std::to_string(bound.steps.size()) + "\n";
     if (b.rule == BoundRule::Trace)
       text += "rule: trace, T >= " + exact_with_decimal(b.trace_value()) + "\n";
     else
@@ -35,9 +35,10 @@ std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomple
     for (const std::string& why : bound.why_not) text += "  " + why + "\n";
   }
   if (!bound.analysis.incomplete.empty()) {
-    text += "incomplete patterns (an S3-shaped instance without its S1 or S2, or S3 missing some "
-            "arrangements): " +
-            std::to_string(bound.analysis.incomplete.size()) + "\n";
+    text +=
+        "incomplete patterns (an S3-shaped instance without its S1 or S2, or S3 missing some "
+        "arrangements): " +
+        std::to_string(bound.analysis.incomplete.size()) + "\n";
     for (std::size_t i = 0; i < std::min(max_incomplete, bound.analysis.incomplete.size()); ++i)
       text += "  " + pattern_text(bound.analysis.incomplete[i]) + "\n";
   }
@@ -58,7 +59,8 @@ nlohmann::json family_bound_json(const FamilyBound& bound, std::size_t max_incom
     j["rule"] = to_string(bound.bound.rule);
     j["rows"] = bound.rows.size();
     j["steps_used"] = bound.steps.size();
-    if (bound.bound.rule == BoundRule::Trace) j["trace_value"] = to_string(bound.bound.trace_value());
+    if (bound.bound.rule == BoundRule::Trace)
+      j["trace_value"] = to_string(bound.bound.trace_value());
   }
   return j;
 }

@@ -1,7 +1,7 @@
 #include "model_options.hpp"
 
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/model_io.hpp"
 
 namespace kernelrank::cli {
@@ -26,7 +26,8 @@ std::unique_ptr<Model> load_model(const ModelSource& source, int m, int n) {
                        " but the task has m=" + std::to_string(m));
     return model;
   }
-  if (source.builtin.empty()) throw UsageError("choose a model with --model FILE or --builtin NAME");
+  if (source.builtin.empty())
+    throw UsageError("choose a model with --model FILE or --builtin NAME");
   if (m < 1) throw UsageError("a built-in model needs the width --m");
   std::map<std::string, std::string> params;
   if (source.builtin == "rank1-mean") {

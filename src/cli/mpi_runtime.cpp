@@ -28,8 +28,8 @@ MpiSession::~MpiSession() { MPI_Finalize(); }
 
 std::vector<std::uint64_t> MpiSession::sum_at_root(const std::vector<std::uint64_t>& values) const {
   std::vector<std::uint64_t> total(values.size(), 0);
-  ok(MPI_Reduce(values.data(), total.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM, 0,
-                MPI_COMM_WORLD),
+  ok(MPI_Reduce(values.data(), total.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM,
+                0, MPI_COMM_WORLD),
      "MPI_Reduce");
   return total;
 }
@@ -53,8 +53,8 @@ std::vector<std::string> MpiSession::gather_at_root(const std::string& text) con
     total += lengths[static_cast<std::size_t>(r)];
   }
   std::string all(root() ? static_cast<std::size_t>(total) : 0, '\0');
-  ok(MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
-                 MPI_COMM_WORLD),
+  ok(MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
+                 MPI_CHAR, 0, MPI_COMM_WORLD),
      "MPI_Gatherv");
   std::vector<std::string> parts;
   if (!root()) return parts;

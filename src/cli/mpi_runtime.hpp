@@ -13,7 +13,7 @@ bool mpi_built();
 
 class MpiSession {
  public:
-  MpiSession();  // MPI_Init (UsageError when built without MPI)
+  MpiSession();   // MPI_Init (UsageError when built without MPI)
   ~MpiSession();  // MPI_Finalize
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

@@ -15,7 +15,8 @@ nlohmann::json outcome_to_json(const InstanceOutcome& outcome) {
                       {"tokens", tokens},
                       {"target", outcome.target},
                       {"fails", outcome.fails()}};
-  j["output"] = outcome.output ? nlohmann::json(to_string(*outcome.output)) : nlohmann::json(nullptr);
+  j["output"] =
+      outcome.output ? nlohmann::json(to_string(*outcome.output)) : nlohmann::json(nullptr);
   j["error"] = outcome.error ? nlohmann::json(to_string(*outcome.error)) : nlohmann::json(nullptr);
   return j;
 }
@@ -49,7 +50,8 @@ nlohmann::json report_to_json(const EvalReport& report) {
                       {"error_rate", to_string(report.error_rate())},
                       {"solves", report.solves()},
                       {"failures", failures}};
-  j["max_error"] = report.max_error ? nlohmann::json(to_string(*report.max_error)) : nlohmann::json(nullptr);
+  j["max_error"] =
+      report.max_error ? nlohmann::json(to_string(*report.max_error)) : nlohmann::json(nullptr);
   j["worst"] = report.worst ? outcome_to_json(*report.worst) : nlohmann::json(nullptr);
   return j;
 }

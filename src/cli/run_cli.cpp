@@ -2,10 +2,10 @@
 // exceptions to exit codes (errors.hpp). Shared by `kernelrank` and `kernelrank-train`.
 #include "run_cli.hpp"
 
+#include "check/reader.hpp"  // krcheck::printable, shared with the checker
+#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model.hpp"
-#include "core/progress.hpp"
-#include "check/reader.hpp"  // krcheck::printable, shared with the checker
 
 #include <iostream>
 #include <new>
@@ -84,7 +84,8 @@ int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
     std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
     return kExitMalformed;
   } catch (const InternalError& e) {
-    std::cerr << "kernelrank: INTERNAL ERROR (please report): " << krcheck::printable(e.what()) << "\n";
+    std::cerr << "kernelrank: INTERNAL ERROR (please report): " << krcheck::printable(e.what())
+              << "\n";
     return kExitInternal;
   } catch (const std::bad_alloc&) {
     std::cerr << "kernelrank: resource limit: out of memory\n";

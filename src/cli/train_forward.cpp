@@ -24,8 +24,8 @@ bool invokes_train(int argc, char** argv) {
 int forward_to_trainer(int argc, char** argv) {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::filesystem::path trainer = (ec ? std::filesystem::path(argv[0]) : self).parent_path() /
-                                        "kernelrank-train";
+  const std::filesystem::path trainer =
+      (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "kernelrank-train";
   std::vector<char*> args(argv, argv + argc);
   std::string program = trainer.string();
   args[0] = program.data();

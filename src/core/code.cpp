@@ -6,12 +6,12 @@
 // deterministic. Widths up to 64 run on single uint64_t masks (distance =
 // popcount of xor); wider words use the same loops over packed 64-bit words.
 // Mask bit p is coordinate p, exactly as in Token::words().
-#include "kernelrank/core/binomial.hpp"
 #include "kernelrank/core/code.hpp"
+#include "kernelrank/core/binomial.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "core/portable_random.hpp"
 #include "core/progress.hpp"
+#include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
 
 #include <algorithm>
@@ -33,8 +33,8 @@ void check_width_and_weight(const std::string& who, int m, int w) {
     throw UsageError(who + ": the width m must be in 1.." + std::to_string(kMaxTokenWidth) +
                      ", got m=" + std::to_string(m));
   if (w < 0 || w > m)
-    throw UsageError(who + ": the weight w must be in 0..m=" + std::to_string(m) + ", got w=" +
-                     std::to_string(w));
+    throw UsageError(who + ": the weight w must be in 0..m=" + std::to_string(m) +
+                     ", got w=" + std::to_string(w));
 }
 
 // Distances between words of width m lie in 0..m, so d > m can only be a mistake.
@@ -52,8 +52,7 @@ void check_enumeration_limit(const std::string& who, int m, int w, std::uint64_t
   const std::uint64_t count = binomial_saturating(m, w);
   if (count > limit)
     throw ResourceError(who + ": C(" + std::to_string(m) + "," + std::to_string(w) + ") = " +
-                        count_text(count) + " words exceeds the limit of " +
-                        std::to_string(limit) +
+                        count_text(count) + " words exceeds the limit of " + std::to_string(limit) +
                         "; use the random greedy construction for large widths");
 }
 
@@ -173,8 +172,8 @@ class Greedy {
   Greedy(int d, std::size_t stride) : d_(d), stride_(stride) {}
 
   bool offer(const std::uint64_t* candidate) {
-    const std::size_t blocker = find_blocker(kept_.data(), size(), stride_, candidate, d_,
-                                             last_blocker_);
+    const std::size_t blocker =
+        find_blocker(kept_.data(), size(), stride_, candidate, d_, last_blocker_);
     if (blocker != kNone) {
       last_blocker_ = blocker;
       return false;

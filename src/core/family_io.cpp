@@ -29,7 +29,8 @@ long long header_value(const TextReader& reader, const TextLine& line, std::size
 Family parse_family(const std::string& name, const std::string& contents) {
   TextReader reader(name, contents);
   const auto header = reader.next();
-  if (!header) reader.fail(1, "expected header 'kernelrank-family 1 m=<m> n=<n>', found empty file");
+  if (!header)
+    reader.fail(1, "expected header 'kernelrank-family 1 m=<m> n=<n>', found empty file");
   if (header->fields[0] != "kernelrank-family")
     reader.fail(header->number, "expected header 'kernelrank-family 1 m=<m> n=<n>', found '" +
                                     header->fields[0] + "'");
@@ -63,8 +64,9 @@ Family parse_family(const std::string& name, const std::string& contents) {
       reader.fail(line->number, "family too large (more than 2^31 token bits); split it");
     bytes += bytes_per_line;
     if (bytes > kMaxFamilyBytes)
-      reader.fail(line->number, "family too large (its instances need more than 4 GiB in "
-                                "memory); split it");
+      reader.fail(line->number,
+                  "family too large (its instances need more than 4 GiB in "
+                  "memory); split it");
     family.instances.push_back(std::move(instance));
   }
   return family;
@@ -73,8 +75,8 @@ Family parse_family(const std::string& name, const std::string& contents) {
 Family read_family(const std::string& path) { return parse_family(path, read_file_checked(path)); }
 
 std::string family_to_text(const Family& family) {
-  std::string text = "kernelrank-family 1 m=" + std::to_string(family.m) +
-                     " n=" + std::to_string(family.n) + "\n";
+  std::string text =
+      "kernelrank-family 1 m=" + std::to_string(family.m) + " n=" + std::to_string(family.n) + "\n";
   for (const Instance& instance : family.instances) {
     text += std::to_string(instance.query + 1);
     for (const Token& x : instance.tokens) text += " " + x.to_string();

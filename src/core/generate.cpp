@@ -1,8 +1,8 @@
 // Seeded generation of disjoint train/test instance pools.
 #include "kernelrank/core/generate.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "core/portable_random.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +18,8 @@ GeneratedSets generate_instances(const GenerateOptions& options) {
   if (wanted == 0) throw UsageError("ask for at least one instance (--train/--test)");
   if (wanted > 10'000'000) throw ResourceError("more than 10,000,000 instances requested");
   for (const Token& t : options.tokens)
-    if (t.width() != options.m) throw UsageError("code words must have width m = " + std::to_string(options.m));
+    if (t.width() != options.m)
+      throw UsageError("code words must have width m = " + std::to_string(options.m));
   PortableUniform rng(options.seed);
   auto draw_token = [&]() {
     if (!options.tokens.empty()) return options.tokens[rng.below(options.tokens.size())];
@@ -33,9 +34,15 @@ GeneratedSets generate_instances(const GenerateOptions& options) {
     Instance instance;
     for (int i = 0; i < options.n; ++i) instance.tokens.push_back(draw_token());
     switch (options.mode) {
-      case QueryMode::First: instance.query = 0; break;
-      case QueryMode::Last: instance.query = options.n - 1; break;
-      case QueryMode::All: instance.query = static_cast<int>(rng.below(static_cast<std::uint64_t>(options.n))); break;
+      case QueryMode::First:
+        instance.query = 0;
+        break;
+      case QueryMode::Last:
+        instance.query = options.n - 1;
+        break;
+      case QueryMode::All:
+        instance.query = static_cast<int>(rng.below(static_cast<std::uint64_t>(options.n)));
+        break;
     }
     if (seen.insert({instance.query, instance.tokens}).second) drawn.push_back(std::move(instance));
   }
@@ -67,7 +74,10 @@ std::string family_to_jsonl(const Family& family) {
   for (const Instance& instance : family.instances) {
     nlohmann::json tokens = nlohmann::json::array();
     for (const Token& x : instance.tokens) tokens.push_back(x.to_string());
-    text += nlohmann::json{{"query", instance.query + 1}, {"tokens", tokens}, {"target", min_ip_target(instance)}}.dump();
+    text +=
+        nlohmann::json{
+            {"query", instance.query + 1}, {"tokens", tokens}, {"target", min_ip_target(instance)}}
+            .dump();
     text += "\n";
   }
   return text;

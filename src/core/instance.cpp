@@ -16,17 +16,22 @@ QueryMode parse_query_mode(std::string_view text) {
 
 std::string to_string(QueryMode mode) {
   switch (mode) {
-    case QueryMode::First: return "first";
-    case QueryMode::Last: return "last";
-    case QueryMode::All: return "all";
+    case QueryMode::First:
+      return "first";
+    case QueryMode::Last:
+      return "last";
+    case QueryMode::All:
+      return "all";
   }
   return "?";
 }
 
 std::vector<int> query_positions(QueryMode mode, int n) {
   switch (mode) {
-    case QueryMode::First: return {0};
-    case QueryMode::Last: return {n - 1};
+    case QueryMode::First:
+      return {0};
+    case QueryMode::Last:
+      return {n - 1};
     case QueryMode::All: {
       std::vector<int> all(static_cast<std::size_t>(n));
       for (int i = 0; i < n; ++i) all[static_cast<std::size_t>(i)] = i;
@@ -50,15 +55,14 @@ std::string to_string(const Instance& instance) {
   return text;
 }
 
-std::uint64_t count_instances(std::uint64_t universe, int n, QueryMode mode,
-                              std::uint64_t limit) {
+std::uint64_t count_instances(std::uint64_t universe, int n, QueryMode mode, std::uint64_t limit) {
   if (n < 1) throw UsageError("length n must be at least 1");
   __extension__ unsigned __int128 count = mode == QueryMode::All ? static_cast<unsigned>(n) : 1U;
   for (int i = 0; i < n; ++i) {
     count *= universe;
     if (count > limit) {
-      throw ResourceError("the task has more than " + std::to_string(limit) +
-                          " instances (" + std::to_string(universe) + "^" + std::to_string(n) +
+      throw ResourceError("the task has more than " + std::to_string(limit) + " instances (" +
+                          std::to_string(universe) + "^" + std::to_string(n) +
                           " sequences); use overlap profiles (--profiles) for overlap-only "
                           "models, a family file, or raise --max-instances");
     }

@@ -32,7 +32,8 @@ int resolve_threads(int requested) {
 
 void parallel_for(std::size_t tasks, int threads,
                   const std::function<void(std::size_t task, int worker)>& body) {
-  const int workers = static_cast<int>(std::min<std::size_t>(std::max(threads, 1), std::max<std::size_t>(tasks, 1)));
+  const int workers = static_cast<int>(
+      std::min<std::size_t>(std::max(threads, 1), std::max<std::size_t>(tasks, 1)));
   if (workers <= 1) {
     for (std::size_t t = 0; t < tasks; ++t) body(t, 0);
     return;
@@ -66,7 +67,8 @@ void parallel_for(std::size_t tasks, int threads,
 
 Shard parse_shard(const std::string& text, const std::string& option) {
   const std::size_t slash = text.find('/');
-  const std::string usage = option + " must be k/K with 1 <= k <= K <= 1000000 (for example 2/3), not '" + text + "'";
+  const std::string usage =
+      option + " must be k/K with 1 <= k <= K <= 1000000 (for example 2/3), not '" + text + "'";
   if (slash == std::string::npos) throw UsageError(usage);
   const std::string k = text.substr(0, slash), count = text.substr(slash + 1);
   if (!canonical_integer(k) || !canonical_integer(count)) throw UsageError(usage);

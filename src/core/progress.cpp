@@ -25,9 +25,10 @@ void Progress::draw(std::uint64_t done) {
   if (now - last_ < std::chrono::milliseconds(200) && done != total_) return;
   last_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
-  const unsigned percent =
-      total_ == 0 ? 100U : static_cast<unsigned>((100.0L * static_cast<long double>(done)) /
-                                                 static_cast<long double>(total_));
+  const unsigned percent = total_ == 0
+                               ? 100U
+                               : static_cast<unsigned>((100.0L * static_cast<long double>(done)) /
+                                                       static_cast<long double>(total_));
   std::fprintf(stderr, "\r%s: %llu/%llu (%u%%) %.1fs", label_.c_str(),
                static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
                percent, seconds);

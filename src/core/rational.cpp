@@ -58,8 +58,8 @@ Rational parse_rational(std::string_view text) {
     const std::size_t den_end = scan_digits(text, den_begin);
     if (den_end == den_begin) throw RationalParseError(den_begin, "expected digits after '/'");
     if (den_end != text.size())
-      throw RationalParseError(den_end, std::string("unexpected character '") + text[den_end] +
-                                            "' after fraction");
+      throw RationalParseError(
+          den_end, std::string("unexpected character '") + text[den_end] + "' after fraction");
     numerator = integer_from_digits(int_digits);
     denominator = integer_from_digits(text.substr(den_begin, den_end - den_begin));
     if (denominator == 0) throw RationalParseError(den_begin, "zero denominator");

@@ -122,11 +122,13 @@ int gf2_rank(std::vector<std::uint64_t> rows) {
   int rank = 0;
   for (int bit = 63; bit >= 0; --bit) {
     const std::uint64_t b = std::uint64_t{1} << bit;
-    auto pivot = std::find_if(rows.begin() + rank, rows.end(), [b](std::uint64_t r) { return (r & b) != 0; });
+    auto pivot = std::find_if(rows.begin() + rank, rows.end(),
+                              [b](std::uint64_t r) { return (r & b) != 0; });
     if (pivot == rows.end()) continue;
     std::iter_swap(rows.begin() + rank, pivot);
     for (std::size_t i = 0; i < rows.size(); ++i)
-      if (static_cast<int>(i) != rank && (rows[i] & b) != 0) rows[i] ^= rows[static_cast<std::size_t>(rank)];
+      if (static_cast<int>(i) != rank && (rows[i] & b) != 0)
+        rows[i] ^= rows[static_cast<std::size_t>(rank)];
     ++rank;
   }
   return rank;
@@ -165,7 +167,8 @@ LinearCode dual_bch_code(int v) {
   code.generators.push_back(evaluations([](std::uint32_t) { return 1; }));
   for (int k = 0; k < v; ++k) {
     const std::uint32_t b = 1U << k;
-    code.generators.push_back(evaluations([&](std::uint32_t x) { return field.trace(field.multiply(b, x)); }));
+    code.generators.push_back(
+        evaluations([&](std::uint32_t x) { return field.trace(field.multiply(b, x)); }));
     code.generators.push_back(evaluations([&](std::uint32_t x) {
       return field.trace(field.multiply(b, field.multiply(x, field.multiply(x, x))));
     }));
@@ -175,7 +178,8 @@ LinearCode dual_bch_code(int v) {
 
 LinearCode extended_qr_code(int p) {
   if (!is_prime(p) || p + 1 > 64 || (p % 8 != 1 && p % 8 != 7))
-    throw UsageError("extended QR code: p must be a prime = +-1 mod 8 with p + 1 <= 64, got " + std::to_string(p));
+    throw UsageError("extended QR code: p must be a prime = +-1 mod 8 with p + 1 <= 64, got " +
+                     std::to_string(p));
   std::uint64_t idempotent = 0;
   for (int r = 1; r < p; ++r) idempotent |= std::uint64_t{1} << (r * r % p);
   const std::uint64_t x_p_minus_1 = (std::uint64_t{1} << p) | 1U;
@@ -187,7 +191,8 @@ LinearCode extended_qr_code(int p) {
   if (k == dimension - 1) {
     cyclic.push_back(low_mask(p));  // the even-like code plus the all-ones word
   } else if (k != dimension) {
-    throw InternalError("extended QR code: the generator has degree " + std::to_string(degree(generator)));
+    throw InternalError("extended QR code: the generator has degree " +
+                        std::to_string(degree(generator)));
   }
   LinearCode code;
   code.m = p + 1;
@@ -234,10 +239,12 @@ int minimum_distance(const LinearCode& code) {
 
 std::vector<std::uint64_t> paley_hadamard_words(int q) {
   if (!is_prime(q) || q % 4 != 3 || q + 1 > 64)
-    throw UsageError("Paley Hadamard: q must be a prime = 3 mod 4 with q + 1 <= 64, got " + std::to_string(q));
+    throw UsageError("Paley Hadamard: q must be a prime = 3 mod 4 with q + 1 <= 64, got " +
+                     std::to_string(q));
   const int n = q + 1;
   // Index 0 is the extra point, 1..q are the elements 0..q-1 of GF(q).
-  std::vector<std::vector<int>> h(static_cast<std::size_t>(n), std::vector<int>(static_cast<std::size_t>(n), 0));
+  std::vector<std::vector<int>> h(static_cast<std::size_t>(n),
+                                  std::vector<int>(static_cast<std::size_t>(n), 0));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       int s = 0;
@@ -249,14 +256,17 @@ std::vector<std::uint64_t> paley_hadamard_words(int q) {
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k) {
       int dot = 0;
-      for (int j = 0; j < n; ++j) dot += h[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] * h[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)];
+      for (int j = 0; j < n; ++j)
+        dot += h[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] *
+               h[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)];
       if (dot != (i == k ? n : 0)) throw InternalError("Paley Hadamard: H H^T != nI");
     }
   std::vector<std::uint64_t> words;
   for (int i = 1; i < n; ++i) {
     std::uint64_t word = 0;
     for (int j = 0; j < n; ++j) {
-      const int signed_entry = h[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] * h[0][static_cast<std::size_t>(j)];
+      const int signed_entry = h[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] *
+                               h[0][static_cast<std::size_t>(j)];
       if (signed_entry < 0) word |= std::uint64_t{1} << j;
     }
     words.push_back(word);
@@ -271,7 +281,8 @@ std::vector<Token> tokens_of_masks(int m, const std::vector<std::uint64_t>& mask
   tokens.reserve(masks.size());
   for (std::uint64_t mask : masks) {
     Token token(m);
-    for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) token.set(std::countr_zero(rest), true);
+    for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1)
+      token.set(std::countr_zero(rest), true);
     tokens.push_back(std::move(token));
   }
   return tokens;
@@ -279,7 +290,8 @@ std::vector<Token> tokens_of_masks(int m, const std::vector<std::uint64_t>& mask
 
 std::vector<std::uint64_t> restrict_words(const std::vector<std::uint64_t>& words, int m,
                                           std::uint64_t fixed, std::uint64_t pattern) {
-  if ((pattern & ~fixed) != 0) throw UsageError("restrict_words: the pattern lies outside the fixed coordinates");
+  if ((pattern & ~fixed) != 0)
+    throw UsageError("restrict_words: the pattern lies outside the fixed coordinates");
   std::vector<int> kept;
   for (int p = 0; p < m; ++p)
     if (((fixed >> p) & 1U) == 0) kept.push_back(p);
@@ -302,12 +314,14 @@ std::vector<std::uint64_t> extend_by_parity_table(const std::vector<std::uint64_
   if (masks.size() > 16 || table.size() != (std::size_t{1} << masks.size()))
     throw UsageError("extend_by_parity_table: the table needs 2^(number of masks) entries");
   for (int entry : table)
-    if (entry < 0 || entry >= (1 << t)) throw UsageError("extend_by_parity_table: a table entry has more than t bits");
+    if (entry < 0 || entry >= (1 << t))
+      throw UsageError("extend_by_parity_table: a table entry has more than t bits");
   std::vector<std::uint64_t> out;
   out.reserve(words.size());
   for (std::uint64_t x : words) {
     std::size_t cell = 0;
-    for (std::size_t k = 0; k < masks.size(); ++k) cell |= static_cast<std::size_t>(std::popcount(x & masks[k]) & 1) << k;
+    for (std::size_t k = 0; k < masks.size(); ++k)
+      cell |= static_cast<std::size_t>(std::popcount(x & masks[k]) & 1) << k;
     out.push_back(x | static_cast<std::uint64_t>(table[cell]) << m);
   }
   std::sort(out.begin(), out.end());
@@ -354,13 +368,15 @@ std::string join(const std::vector<int>& values) {
 }
 
 // The first s coordinates fixed to `ones` ones followed by zeros, then deleted.
-std::vector<std::uint64_t> fix_leading(const std::vector<std::uint64_t>& words, int m, int s, int ones) {
+std::vector<std::uint64_t> fix_leading(const std::vector<std::uint64_t>& words, int m, int s,
+                                       int ones) {
   const std::uint64_t fixed = s >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << s) - 1;
   return restrict_words(words, m, fixed, (std::uint64_t{1} << ones) - 1);
 }
 
 std::string fixed_text(int s, int ones) {
-  std::string pattern = std::string(static_cast<std::size_t>(ones), '1') + std::string(static_cast<std::size_t>(s - ones), '0');
+  std::string pattern = std::string(static_cast<std::size_t>(ones), '1') +
+                        std::string(static_cast<std::size_t>(s - ones), '0');
   return "coordinates 1.." + std::to_string(s) + " fixed to " + pattern + " and deleted";
 }
 
@@ -371,7 +387,8 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
   auto add = [&](std::string construction, int width, std::vector<std::uint64_t> words) {
     if (words.size() < 2) return;
     if (max_words != 0 && words.size() > max_words) {
-      construction += ", " + std::to_string(max_words) + " evenly spread of " + std::to_string(words.size());
+      construction +=
+          ", " + std::to_string(max_words) + " evenly spread of " + std::to_string(words.size());
       words = evenly_spread_subset(words, max_words);
     }
     StructuredCode s;
@@ -383,7 +400,8 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
   };
   // Paley Hadamard codes: 2q equidistant words; far too few rows, tried because they are free.
   if (m >= 24 && m <= 48 && is_prime(m - 1) && (m - 1) % 4 == 3)
-    add("paley hadamard q=" + std::to_string(m - 1) + ": rows and complements", m, paley_hadamard_words(m - 1));
+    add("paley hadamard q=" + std::to_string(m - 1) + ": rows and complements", m,
+        paley_hadamard_words(m - 1));
   if (m == 25 || m == 26) {
     // Every dodecad with every suffix: the row-subset search keeps (at most) one suffix per
     // dodecad (two suffixes of one dodecad have gap < 2 one way), i.e. it chooses the tokens.
@@ -392,8 +410,9 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
     for (const Token& dodecad : golay_dodecads().words)
       for (std::uint64_t suffix = 0; suffix < (std::uint64_t{1} << t); ++suffix)
         words.push_back(dodecad.words()[0] | suffix << 24);
-    add("golay dodecads, each with every suffix in {0,1}^" + std::to_string(t) + " at coordinates 25.." +
-            std::to_string(m) + " (the row-subset search picks one per dodecad)",
+    add("golay dodecads, each with every suffix in {0,1}^" + std::to_string(t) +
+            " at coordinates 25.." + std::to_string(m) +
+            " (the row-subset search picks one per dodecad)",
         m, words);
   }
   if (m >= 25 && m <= 35) {
@@ -406,7 +425,8 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
     } else if (m < 32) {
       // Shortening RM(2,5) at a balanced pattern keeps its gaps >= 4 and even.
       const int s = 32 - m, ones = s / 2;
-      add("RM(2,5) [32,16,8] weight-16 words with " + fixed_text(s, ones), m, fix_leading(rm16, 32, s, ones));
+      add("RM(2,5) [32,16,8] weight-16 words with " + fixed_text(s, ones), m,
+          fix_leading(rm16, 32, s, ones));
     } else {
       // RM(2,5) extended by t = m - 32 coordinates, a table of four cubic parities (the tables
       // were picked by hill climbing on the cell-averaged trace value; docs/bounds.md).
@@ -424,8 +444,9 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
           {1, 2, 1, 1, 7, 4, 7, 0, 4, 2, 1, 4, 4, 7, 2, 2},
       };
       const std::vector<int>& table = tables[t - 1];
-      add("RM(2,5) weight-16 words x + " + std::to_string(t) + " coordinates F(k(x)), k(x) = parities of x against " +
-              mask_text + " (points of GF(2)^5 = coordinates 1..32 in binary), F = " + join(table),
+      add("RM(2,5) weight-16 words x + " + std::to_string(t) +
+              " coordinates F(k(x)), k(x) = parities of x against " + mask_text +
+              " (points of GF(2)^5 = coordinates 1..32 in binary), F = " + join(table),
           m, extend_by_parity_table(rm16, 32, masks, table, t));
     }
   }
@@ -436,7 +457,8 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
     } else {
       // Shortening the [48,24,12] code at a balanced pattern keeps its gaps >= 6 and even.
       const int s = 48 - m, ones = s / 2;
-      add("QR(48) [48,24,12] weight-24 words with " + fixed_text(s, ones), m, fix_leading(qr24, 48, s, ones));
+      add("QR(48) [48,24,12] weight-24 words with " + fixed_text(s, ones), m,
+          fix_leading(qr24, 48, s, ones));
     }
   }
   return out;

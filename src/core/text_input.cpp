@@ -106,8 +106,7 @@ std::string read_file_checked(const std::string& path) {
 }
 
 // read_file_checked has already validated the bytes.
-TextReader::TextReader(const std::string& path)
-    : name_(path), contents_(read_file_checked(path)) {}
+TextReader::TextReader(const std::string& path) : name_(path), contents_(read_file_checked(path)) {}
 
 TextReader::TextReader(std::string name, std::string contents)
     : name_(std::move(name)), contents_(std::move(contents)) {
@@ -137,8 +136,7 @@ std::optional<TextLine> TextReader::next() {
     }
     for (const std::string& field : line.fields)
       for (char c : field)
-        if (static_cast<unsigned char>(c) < 0x20)
-          fail(line.number, "control character in line");
+        if (static_cast<unsigned char>(c) < 0x20) fail(line.number, "control character in line");
     if (!line.fields.empty()) return line;
   }
   return std::nullopt;
@@ -198,8 +196,7 @@ long long TextReader::integer_field(const TextLine& line, std::size_t index, lon
 }
 
 std::optional<std::string_view> key_value(std::string_view field, std::string_view key) {
-  if (field.size() > key.size() && field.substr(0, key.size()) == key &&
-      field[key.size()] == '=')
+  if (field.size() > key.size() && field.substr(0, key.size()) == key && field[key.size()] == '=')
     return field.substr(key.size() + 1);
   return std::nullopt;
 }

@@ -68,10 +68,10 @@ Rational dot(const RationalVector& a, const RationalVector& b) {
 
 // What one token contributes, as a query and as a key, at one precision.
 struct TokenData {
-  RationalVector u, w;            // exact pre-activations (query side, key side)
-  std::vector<Ball> phi_q, phi_k; // features (empty for softmax and taylor2: pair kernels)
-  RationalVector c, v;            // readout c(x) and value v(x)
-  Rational e = 0;                 // readout e(x)
+  RationalVector u, w;             // exact pre-activations (query side, key side)
+  std::vector<Ball> phi_q, phi_k;  // features (empty for softmax and taylor2: pair kernels)
+  RationalVector c, v;             // readout c(x) and value v(x)
+  Rational e = 0;                  // readout e(x)
 };
 
 // Features of one exact pre-activation vector.
@@ -107,9 +107,15 @@ std::vector<Ball> features(const RealHead& head, const RationalVector& x, long p
           arb_exp(out[i].v, out[i].v, precision);
         }
         break;
-      case FeatureMap::Relu: set_rational(out[i].v, a > 0 ? a : Rational(0), precision); break;
-      case FeatureMap::Square: set_rational(out[i].v, a * a, precision); break;
-      default: set_rational(out[i].v, a, precision); break;  // identity
+      case FeatureMap::Relu:
+        set_rational(out[i].v, a > 0 ? a : Rational(0), precision);
+        break;
+      case FeatureMap::Square:
+        set_rational(out[i].v, a * a, precision);
+        break;
+      default:
+        set_rational(out[i].v, a, precision);
+        break;  // identity
     }
   }
   return out;
@@ -124,7 +130,9 @@ void parallel_tasks(std::size_t tasks, int threads, const std::function<void(std
   });
 }
 
-bool pair_kernel(FeatureMap map) { return map == FeatureMap::Softmax || map == FeatureMap::Taylor2; }
+bool pair_kernel(FeatureMap map) {
+  return map == FeatureMap::Softmax || map == FeatureMap::Taylor2;
+}
 
 TokenData token_data(const RealHead& head, const Token& x, long precision) {
   TokenData data;
@@ -140,7 +148,8 @@ TokenData token_data(const RealHead& head, const Token& x, long precision) {
   return data;
 }
 
-void kernel(arb_t out, const RealHead& head, const TokenData& q, const TokenData& z, long precision) {
+void kernel(arb_t out, const RealHead& head, const TokenData& q, const TokenData& z,
+            long precision) {
   if (head.map == FeatureMap::Softmax) {
     set_rational(out, head.temperature * dot(q.u, z.w), precision);
     arb_exp(out, out, precision);
@@ -152,7 +161,8 @@ void kernel(arb_t out, const RealHead& head, const TokenData& q, const TokenData
     return;
   }
   arb_zero(out);
-  for (std::size_t i = 0; i < q.phi_q.size(); ++i) arb_addmul(out, q.phi_q[i].v, z.phi_k[i].v, precision);
+  for (std::size_t i = 0; i < q.phi_q.size(); ++i)
+    arb_addmul(out, q.phi_q[i].v, z.phi_k[i].v, precision);
 }
 
 // Decides one instance from the token data of its tokens (query first).
@@ -248,10 +258,12 @@ void merge_decided(BallReport& report, const BallReport& block, std::size_t max_
   }
 }
 
-BallReport run(const RealHead& head, const Task& task, const BallOptions& options, std::string method) {
+BallReport run(const RealHead& head, const Task& task, const BallOptions& options,
+               std::string method) {
   if (options.precision < 2 || options.precision > options.max_precision)
     throw UsageError("--precision must be at least 2 and at most --max-precision");
-  if (options.max_precision > 1000000) throw UsageError("--max-precision must be at most 1000000 bits");
+  if (options.max_precision > 1000000)
+    throw UsageError("--max-precision must be at most 1000000 bits");
   validate(head);
   BallReport report;
   report.method = std::move(method);
@@ -303,7 +315,8 @@ BallReport run(const RealHead& head, const Task& task, const BallOptions& option
         if (precision >= options.max_precision) {
           ++report.undecided;
           note_error(report, outcome);
-          if (report.undecided_list.size() < options.max_listed) report.undecided_list.push_back(outcome);
+          if (report.undecided_list.size() < options.max_listed)
+            report.undecided_list.push_back(outcome);
         } else {
           open.push_back(std::move(outcome.instance));
         }
@@ -326,9 +339,12 @@ BallReport run(const RealHead& head, const Task& task, const BallOptions& option
 
 std::string to_string(BallVerdict verdict) {
   switch (verdict) {
-    case BallVerdict::Passes: return "passes";
-    case BallVerdict::Fails: return "fails";
-    default: return "undecided";
+    case BallVerdict::Passes:
+      return "passes";
+    case BallVerdict::Fails:
+      return "fails";
+    default:
+      return "undecided";
   }
 }
 
@@ -345,7 +361,8 @@ Rational BallOutcome::error_hi() const {
 
 std::string verdict_text(const BallReport& report) {
   if (report.failing > 0) return "FAILS (decided rigorously)";
-  if (report.undecided > 0) return "undecided at " + std::to_string(report.final_precision) + " bits";
+  if (report.undecided > 0)
+    return "undecided at " + std::to_string(report.final_precision) + " bits";
   return "solves (decided rigorously)";
 }
 
@@ -367,10 +384,11 @@ BallOutcome evaluate_ball_instance(const RealHead& head, const Instance& instanc
   return decide(head, instance, row, precision);
 }
 
-BallReport evaluate_ball_family(const RealHead& head, const Family& family, const BallOptions& options) {
+BallReport evaluate_ball_family(const RealHead& head, const Family& family,
+                                const BallOptions& options) {
   if (family.m != head.m)
-    throw UsageError("the head has width m=" + std::to_string(head.m) + " but the family has m=" +
-                     std::to_string(family.m));
+    throw UsageError("the head has width m=" + std::to_string(head.m) +
+                     " but the family has m=" + std::to_string(family.m));
   Task task;
   std::unordered_map<Token, std::uint32_t, TokenHash> index;
   std::vector<std::vector<std::uint32_t>> sequences;

@@ -5,7 +5,8 @@
 #include <atomic>
 #include <cmath>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(KERNELRANK_PORTABLE_KERNELS)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(KERNELRANK_PORTABLE_KERNELS)
 #define KR_X86 1
 // GCC 12 warns inside its own AVX-512 headers (_mm512_undefined_* in the unmasked
 // intrinsics, GCC bug 105593); nothing here reads an undefined value.
@@ -82,7 +83,8 @@ KR_AVX512 inline __mmask8 lanes(std::size_t left) {
 
 template <bool MaybeZero>
 KR_AVX512 NarrowCounts narrow_avx512(const NarrowArgs& g) {
-  const __m512i ca = _mm512_set1_epi64(g.ca), cp = _mm512_set1_epi64(g.cp), tp = _mm512_set1_epi64(g.tp);
+  const __m512i ca = _mm512_set1_epi64(g.ca), cp = _mm512_set1_epi64(g.cp),
+                tp = _mm512_set1_epi64(g.tp);
   const __m512i tn = _mm512_set1_epi64(static_cast<long long>(g.tn));
   const __m512i td = _mm512_set1_epi64(static_cast<long long>(g.td));
   const __m512i one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
@@ -92,7 +94,8 @@ KR_AVX512 NarrowCounts narrow_avx512(const NarrowArgs& g) {
     const __mmask8 m = lanes(g.hi - z);
     const __m512i sa = _mm512_add_epi64(ca, _mm512_maskz_loadu_epi64(m, g.a + z));
     const __m512i sp = _mm512_add_epi64(cp, _mm512_maskz_loadu_epi64(m, g.p + z));
-    const __m512i t = _mm512_min_epu64(_mm512_cvtepu16_epi64(_mm_maskz_loadu_epi16(m, g.ov + z)), tp);
+    const __m512i t =
+        _mm512_min_epu64(_mm512_cvtepu16_epi64(_mm_maskz_loadu_epi16(m, g.ov + z)), tp);
     const __m512i an = _mm512_abs_epi64(_mm512_sub_epi64(sp, _mm512_mul_epu32(t, sa)));
     const __mmask8 f = _mm512_mask_cmpge_epu64_mask(m, _mm512_add_epi64(an, an), sa);
     fails = _mm512_mask_add_epi64(fails, f, fails, one);
@@ -102,7 +105,8 @@ KR_AVX512 NarrowCounts narrow_avx512(const NarrowArgs& g) {
       undefined = _mm512_mask_add_epi64(undefined, zr, undefined, one);
       defined = static_cast<__mmask8>(m & ~zr);
     }
-    beats |= _mm512_mask_cmpgt_epu64_mask(defined, _mm512_mul_epu32(an, td), _mm512_mul_epu32(tn, sa));
+    beats |=
+        _mm512_mask_cmpgt_epu64_mask(defined, _mm512_mul_epu32(an, td), _mm512_mul_epu32(tn, sa));
   }
   NarrowCounts out;
   out.fails = static_cast<std::uint64_t>(_mm512_reduce_add_epi64(fails));
@@ -165,16 +169,20 @@ KR_AVX2 inline std::uint64_t sum4(__m256i v) {
 
 template <bool MaybeZero>
 KR_AVX2 NarrowCounts narrow_avx2(const NarrowArgs& g) {
-  const __m256i ca = _mm256_set1_epi64x(g.ca), cp = _mm256_set1_epi64x(g.cp), tp = _mm256_set1_epi64x(g.tp);
+  const __m256i ca = _mm256_set1_epi64x(g.ca), cp = _mm256_set1_epi64x(g.cp),
+                tp = _mm256_set1_epi64x(g.tp);
   const __m256i tn = _mm256_set1_epi64x(static_cast<long long>(g.tn));
   const __m256i td = _mm256_set1_epi64x(static_cast<long long>(g.td));
   const __m256i zero = _mm256_setzero_si256();
   __m256i passes = zero, undefined = zero, beats = zero;
   std::size_t z = g.lo;
   for (; z + 4 <= g.hi; z += 4) {
-    const __m256i sa = _mm256_add_epi64(ca, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.a + z)));
-    const __m256i sp = _mm256_add_epi64(cp, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.p + z)));
-    const __m256i o = _mm256_cvtepu16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(g.ov + z)));
+    const __m256i sa =
+        _mm256_add_epi64(ca, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.a + z)));
+    const __m256i sp =
+        _mm256_add_epi64(cp, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g.p + z)));
+    const __m256i o =
+        _mm256_cvtepu16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(g.ov + z)));
     const __m256i t = _mm256_min_epu32(o, tp);  // the high halves are 0 in both
     const __m256i num = _mm256_sub_epi64(sp, _mm256_mul_epu32(t, sa));
     const __m256i neg = _mm256_cmpgt_epi64(zero, num);
@@ -248,8 +256,10 @@ KR_AVX2 DoubleCounts cross_avx2(const DoubleArgs& g) {
     const __m256d sp = _mm256_add_pd(cp, _mm256_loadu_pd(g.p + z));
     const __m256d t = _mm256_min_pd(_mm256_loadu_pd(g.ov + z), tp);
     const __m256d an = _mm256_andnot_pd(sign, _mm256_fnmadd_pd(t, sa, sp));
-    fails = _mm256_sub_epi64(fails, _mm256_castpd_si256(_mm256_cmp_pd(_mm256_add_pd(an, an), sa, _CMP_NLT_UQ)));
-    beats = _mm256_or_pd(beats, _mm256_cmp_pd(_mm256_mul_pd(an, bd), _mm256_mul_pd(bn, sa), _CMP_GT_OQ));
+    fails = _mm256_sub_epi64(
+        fails, _mm256_castpd_si256(_mm256_cmp_pd(_mm256_add_pd(an, an), sa, _CMP_NLT_UQ)));
+    beats = _mm256_or_pd(beats,
+                         _mm256_cmp_pd(_mm256_mul_pd(an, bd), _mm256_mul_pd(bn, sa), _CMP_GT_OQ));
   }
   DoubleCounts out;
   out.fails = sum4(fails);
@@ -287,9 +297,12 @@ KernelIsa current() { return static_cast<KernelIsa>(g_isa.load(std::memory_order
 
 std::string to_string(KernelIsa isa) {
   switch (isa) {
-    case KernelIsa::Portable: return "portable";
-    case KernelIsa::Avx2: return "AVX2";
-    case KernelIsa::Avx512: return "AVX-512";
+    case KernelIsa::Portable:
+      return "portable";
+    case KernelIsa::Avx2:
+      return "AVX2";
+    case KernelIsa::Avx512:
+      return "AVX-512";
   }
   return "?";
 }
@@ -305,9 +318,12 @@ KernelIsa set_kernel_isa(KernelIsa isa) {
 NarrowCounts narrow_segment(const NarrowArgs& args) {
 #if KR_X86
   switch (current()) {
-    case KernelIsa::Avx512: return args.maybe_zero ? narrow_avx512<true>(args) : narrow_avx512<false>(args);
-    case KernelIsa::Avx2: return args.maybe_zero ? narrow_avx2<true>(args) : narrow_avx2<false>(args);
-    case KernelIsa::Portable: break;
+    case KernelIsa::Avx512:
+      return args.maybe_zero ? narrow_avx512<true>(args) : narrow_avx512<false>(args);
+    case KernelIsa::Avx2:
+      return args.maybe_zero ? narrow_avx2<true>(args) : narrow_avx2<false>(args);
+    case KernelIsa::Portable:
+      break;
   }
 #endif
   return args.maybe_zero ? narrow_portable<true>(args) : narrow_portable<false>(args);
@@ -316,9 +332,12 @@ NarrowCounts narrow_segment(const NarrowArgs& args) {
 DoubleCounts double_division_segment(const DoubleArgs& args) {
 #if KR_X86
   switch (current()) {
-    case KernelIsa::Avx512: return division_avx512(args);
-    case KernelIsa::Avx2: return division_avx2(args);
-    case KernelIsa::Portable: break;
+    case KernelIsa::Avx512:
+      return division_avx512(args);
+    case KernelIsa::Avx2:
+      return division_avx2(args);
+    case KernelIsa::Portable:
+      break;
   }
 #endif
   return division_portable(args);
@@ -327,9 +346,12 @@ DoubleCounts double_division_segment(const DoubleArgs& args) {
 DoubleCounts double_cross_segment(const DoubleArgs& args) {
 #if KR_X86
   switch (current()) {
-    case KernelIsa::Avx512: return cross_avx512(args);
-    case KernelIsa::Avx2: return cross_avx2(args);
-    case KernelIsa::Portable: break;
+    case KernelIsa::Avx512:
+      return cross_avx512(args);
+    case KernelIsa::Avx2:
+      return cross_avx2(args);
+    case KernelIsa::Portable:
+      break;
   }
 #endif
   return cross_portable(args);

@@ -20,56 +20,65 @@ using Json = nlohmann::json;
   throw InputError(where, 0, message);
 }
 
-const Json& field(const Json& object, const char* key, const std::string& where, const std::string& context) {
+const Json& field(const Json& object, const char* key, const std::string& where,
+                  const std::string& context) {
   if (!object.is_object() || !object.contains(key))
     malformed(where, context + " has no field '" + key + "'");
   return object.at(key);
 }
 
-std::string string_field(const Json& object, const char* key, const std::string& where, const std::string& context) {
+std::string string_field(const Json& object, const char* key, const std::string& where,
+                         const std::string& context) {
   const Json& value = field(object, key, where, context);
   if (!value.is_string()) malformed(where, context + ": '" + key + "' must be a string");
   return value.get<std::string>();
 }
 
-std::int64_t int_field(const Json& object, const char* key, std::int64_t lo, std::int64_t hi, const std::string& where,
-                       const std::string& context) {
+std::int64_t int_field(const Json& object, const char* key, std::int64_t lo, std::int64_t hi,
+                       const std::string& where, const std::string& context) {
   const Json& value = field(object, key, where, context);
   if (!value.is_number_integer()) malformed(where, context + ": '" + key + "' must be an integer");
   const auto v = value.get<std::int64_t>();
   if (v < lo || v > hi)
-    malformed(where, context + ": '" + key + "' must be in " + std::to_string(lo) + ".." + std::to_string(hi));
+    malformed(where, context + ": '" + key + "' must be in " + std::to_string(lo) + ".." +
+                         std::to_string(hi));
   return v;
 }
 
 bool canonical_decimal(const std::string& text) {
   if (text.empty() || text.size() > 100000) return false;
-  if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
   return text == "0" || text[0] != '0';
 }
 
-Integer count_field(const Json& object, const char* key, const std::string& where, const std::string& context) {
+Integer count_field(const Json& object, const char* key, const std::string& where,
+                    const std::string& context) {
   const std::string text = string_field(object, key, where, context);
   if (!canonical_decimal(text))
-    malformed(where, context + ": '" + key + "' must be a nonnegative decimal integer in a string, not '" + text + "'");
+    malformed(where, context + ": '" + key +
+                         "' must be a nonnegative decimal integer in a string, not '" + text + "'");
   return Integer(text);
 }
 
-std::uint64_t index_field(const Json& object, const std::string& where, const std::string& context) {
+std::uint64_t index_field(const Json& object, const std::string& where,
+                          const std::string& context) {
   const Integer value = count_field(object, "index", where, context);
   if (value > Integer(std::numeric_limits<std::uint64_t>::max()))
     malformed(where, context + ": 'index' exceeds 2^64 - 1");
   return value.convert_to<std::uint64_t>();
 }
 
-Rational rational_text(const std::string& text, const std::string& where, const std::string& context) {
+Rational rational_text(const std::string& text, const std::string& where,
+                       const std::string& context) {
   Rational value;
   try {
     value = parse_rational(text);
   } catch (const RationalParseError& e) {
     malformed(where, context + ": '" + text + "' is not a rational: " + e.what());
   }
-  if (to_string(value) != text) malformed(where, context + ": '" + text + "' is not in lowest terms p/q");
+  if (to_string(value) != text)
+    malformed(where, context + ": '" + text + "' is not in lowest terms p/q");
   return value;
 }
 
@@ -86,12 +95,14 @@ Json outcome_json(const IndexedOutcome& item) {
 }
 
 // Reads an instance outcome and checks that it is self-consistent (target, error).
-IndexedOutcome outcome_from_json(const Json& j, const std::string& where, const std::string& context) {
+IndexedOutcome outcome_from_json(const Json& j, const std::string& where,
+                                 const std::string& context) {
   if (!j.is_object()) malformed(where, context + " must be an object");
   IndexedOutcome item;
   item.index = index_field(j, where, context);
   const Json& tokens = field(j, "tokens", where, context);
-  if (!tokens.is_array() || tokens.empty()) malformed(where, context + ": 'tokens' must be a nonempty array");
+  if (!tokens.is_array() || tokens.empty())
+    malformed(where, context + ": 'tokens' must be a nonempty array");
   int width = -1;
   for (const Json& t : tokens) {
     if (!t.is_string()) malformed(where, context + ": every token must be a 0/1 string");
@@ -103,15 +114,20 @@ IndexedOutcome outcome_from_json(const Json& j, const std::string& where, const 
     width = item.outcome.instance.tokens.back().width();
   }
   item.outcome.instance.query =
-      static_cast<int>(int_field(j, "query", 1, static_cast<std::int64_t>(tokens.size()), where, context)) - 1;
+      static_cast<int>(
+          int_field(j, "query", 1, static_cast<std::int64_t>(tokens.size()), where, context)) -
+      1;
   item.outcome.target = static_cast<int>(int_field(j, "target", 0, kMaxTokenWidth, where, context));
   if (item.outcome.target != min_ip_target(item.outcome.instance))
-    malformed(where, context + ": target " + std::to_string(item.outcome.target) + " is not the instance's Min-IP target");
+    malformed(where, context + ": target " + std::to_string(item.outcome.target) +
+                         " is not the instance's Min-IP target");
   const Json& output = field(j, "output", where, context);
   const Json& error = field(j, "error", where, context);
-  if (output.is_null() != error.is_null()) malformed(where, context + ": 'output' and 'error' must both be null or both set");
+  if (output.is_null() != error.is_null())
+    malformed(where, context + ": 'output' and 'error' must both be null or both set");
   if (!output.is_null()) {
-    if (!output.is_string() || !error.is_string()) malformed(where, context + ": 'output' and 'error' must be strings");
+    if (!output.is_string() || !error.is_string())
+      malformed(where, context + ": 'output' and 'error' must be strings");
     item.outcome.output = rational_text(output.get<std::string>(), where, context);
     item.outcome.error = rational_text(error.get<std::string>(), where, context);
     if (*item.outcome.error != abs_of(*item.outcome.output - item.outcome.target))
@@ -121,10 +137,18 @@ IndexedOutcome outcome_from_json(const Json& j, const std::string& where, const 
 }
 
 Json identity_json(const EvalIdentity& id) {
-  return {{"model_sha256", id.model_sha256}, {"model_source", id.model_source}, {"source", id.source},
-          {"source_sha256", id.source_sha256}, {"m", id.m}, {"n", id.n}, {"mode", id.mode},
-          {"blocks", std::to_string(id.blocks)}, {"total_instances", id.total_instances}, {"task", id.task},
-          {"model_description", id.model_description}, {"class", id.model_class},
+  return {{"model_sha256", id.model_sha256},
+          {"model_source", id.model_source},
+          {"source", id.source},
+          {"source_sha256", id.source_sha256},
+          {"m", id.m},
+          {"n", id.n},
+          {"mode", id.mode},
+          {"blocks", std::to_string(id.blocks)},
+          {"total_instances", id.total_instances},
+          {"task", id.task},
+          {"model_description", id.model_description},
+          {"class", id.model_class},
           {"class_detail", id.class_detail}};
 }
 
@@ -135,14 +159,16 @@ EvalIdentity identity_from_json(const Json& j, const std::string& where) {
   id.model_sha256 = string_field(j, "model_sha256", where, context);
   id.model_source = string_field(j, "model_source", where, context);
   id.source = string_field(j, "source", where, context);
-  if (id.source != "cube" && id.source != "tokens" && id.source != "family" && id.source != "profiles")
+  if (id.source != "cube" && id.source != "tokens" && id.source != "family" &&
+      id.source != "profiles")
     malformed(where, "identity: 'source' must be cube, tokens, family or profiles");
   id.source_sha256 = string_field(j, "source_sha256", where, context);
   id.m = static_cast<int>(int_field(j, "m", 0, kMaxTokenWidth, where, context));
   id.n = static_cast<int>(int_field(j, "n", 0, 1 << 30, where, context));
   id.mode = string_field(j, "mode", where, context);
   const Integer blocks = count_field(j, "blocks", where, context);
-  if (blocks > Integer(std::numeric_limits<std::uint64_t>::max())) malformed(where, "identity: 'blocks' exceeds 2^64 - 1");
+  if (blocks > Integer(std::numeric_limits<std::uint64_t>::max()))
+    malformed(where, "identity: 'blocks' exceeds 2^64 - 1");
   id.blocks = blocks.convert_to<std::uint64_t>();
   id.total_instances = count_field(j, "total_instances", where, context).str();
   id.task = string_field(j, "task", where, context);
@@ -154,15 +180,19 @@ EvalIdentity identity_from_json(const Json& j, const std::string& where) {
 
 // The first identity field on which two partials differ ("" when none).
 std::string identity_difference(const EvalIdentity& a, const EvalIdentity& b) {
-  if (a.model_sha256 != b.model_sha256) return "the model (SHA-256 " + a.model_sha256 + " vs " + b.model_sha256 + ")";
+  if (a.model_sha256 != b.model_sha256)
+    return "the model (SHA-256 " + a.model_sha256 + " vs " + b.model_sha256 + ")";
   if (a.source != b.source) return "the task (" + a.source + " vs " + b.source + ")";
   if (a.source_sha256 != b.source_sha256)
     return "the " + a.source + " file (SHA-256 " + a.source_sha256 + " vs " + b.source_sha256 + ")";
   if (a.m != b.m) return "m (" + std::to_string(a.m) + " vs " + std::to_string(b.m) + ")";
   if (a.n != b.n) return "n (" + std::to_string(a.n) + " vs " + std::to_string(b.n) + ")";
   if (a.mode != b.mode) return "the query mode (" + a.mode + " vs " + b.mode + ")";
-  if (a.blocks != b.blocks) return "the number of blocks (" + std::to_string(a.blocks) + " vs " + std::to_string(b.blocks) + ")";
-  if (a.total_instances != b.total_instances) return "the instance count (" + a.total_instances + " vs " + b.total_instances + ")";
+  if (a.blocks != b.blocks)
+    return "the number of blocks (" + std::to_string(a.blocks) + " vs " + std::to_string(b.blocks) +
+           ")";
+  if (a.total_instances != b.total_instances)
+    return "the instance count (" + a.total_instances + " vs " + b.total_instances + ")";
   if (a.task != b.task) return "the task text ('" + a.task + "' vs '" + b.task + "')";
   if (a.model_description != b.model_description) return "the model description";
   if (a.model_class != b.model_class || a.class_detail != b.class_detail) return "the model class";
@@ -191,7 +221,8 @@ EvalSummary eval_summary_from_json(const Json& j, const std::string& where) {
   if (!j.is_object()) malformed(where, "'summary' must be an object");
   EvalSummary s;
   s.method = string_field(j, "method", where, context);
-  s.max_failures = static_cast<std::size_t>(int_field(j, "max_failures", 0, std::numeric_limits<std::int64_t>::max(), where, context));
+  s.max_failures = static_cast<std::size_t>(
+      int_field(j, "max_failures", 0, std::numeric_limits<std::int64_t>::max(), where, context));
   s.instances = count_field(j, "instances", where, context);
   s.failing = count_field(j, "failing", where, context);
   s.undefined = count_field(j, "undefined", where, context);
@@ -199,7 +230,8 @@ EvalSummary eval_summary_from_json(const Json& j, const std::string& where) {
     malformed(where, "summary: the counts must satisfy undefined <= failing <= instances");
   const Json& max_error = field(j, "max_error", where, context);
   const Json& worst = field(j, "worst", where, context);
-  if (max_error.is_null() != worst.is_null()) malformed(where, "summary: 'max_error' and 'worst' must both be null or both set");
+  if (max_error.is_null() != worst.is_null())
+    malformed(where, "summary: 'max_error' and 'worst' must both be null or both set");
   if (!worst.is_null()) {
     if (!max_error.is_string()) malformed(where, "summary: 'max_error' must be a string");
     s.max_error = rational_text(max_error.get<std::string>(), where, context);
@@ -209,7 +241,8 @@ EvalSummary eval_summary_from_json(const Json& j, const std::string& where) {
   }
   const Json& failures = field(j, "failures", where, context);
   if (!failures.is_array()) malformed(where, "summary: 'failures' must be an array");
-  if (failures.size() > s.max_failures) malformed(where, "summary: more 'failures' than 'max_failures'");
+  if (failures.size() > s.max_failures)
+    malformed(where, "summary: more 'failures' than 'max_failures'");
   if (Integer(static_cast<std::uint64_t>(failures.size())) > s.failing)
     malformed(where, "summary: more 'failures' listed than 'failing' counts");
   for (std::size_t i = 0; i < failures.size(); ++i) {
@@ -242,7 +275,8 @@ EvalPartial parse_eval_partial(const std::string& path, const std::string& conte
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     malformed(path, std::string("not an evaluation partial (no \"format\": \"") + kFormat + "\")");
   if (int_field(j, "version", 0, 1000, path, "partial") != kVersion)
-    malformed(path, "unsupported partial version (this build reads version " + std::to_string(kVersion) + ")");
+    malformed(path, "unsupported partial version (this build reads version " +
+                        std::to_string(kVersion) + ")");
   EvalPartial partial;
   try {
     partial.shard = parse_shard(string_field(j, "shard", path, "partial"), "'shard'");
@@ -251,16 +285,22 @@ EvalPartial parse_eval_partial(const std::string& path, const std::string& conte
   }
   const Integer blocks = count_field(j, "blocks_evaluated", path, "partial");
   partial.identity = identity_from_json(field(j, "identity", path, "partial"), path);
-  if (blocks > Integer(partial.identity.blocks)) malformed(path, "'blocks_evaluated' exceeds the task's blocks");
+  if (blocks > Integer(partial.identity.blocks))
+    malformed(path, "'blocks_evaluated' exceeds the task's blocks");
   partial.blocks_evaluated = blocks.convert_to<std::uint64_t>();
   partial.summary = eval_summary_from_json(field(j, "summary", path, "partial"), path);
   return partial;
 }
 
-EvalPartial read_eval_partial(const std::string& path) { return parse_eval_partial(path, read_file_checked(path)); }
+EvalPartial read_eval_partial(const std::string& path) {
+  return parse_eval_partial(path, read_file_checked(path));
+}
 
-EvalPartial merge_eval_partials(const std::vector<EvalPartial>& partials, const std::vector<std::string>& names) {
-  auto name = [&](std::size_t i) { return i < names.size() ? names[i] : "partial " + std::to_string(i + 1); };
+EvalPartial merge_eval_partials(const std::vector<EvalPartial>& partials,
+                                const std::vector<std::string>& names) {
+  auto name = [&](std::size_t i) {
+    return i < names.size() ? names[i] : "partial " + std::to_string(i + 1);
+  };
   if (partials.empty()) throw UsageError("no partial results to merge");
   const EvalPartial& first = partials.front();
   const std::uint64_t K = first.shard.count;
@@ -269,20 +309,24 @@ EvalPartial merge_eval_partials(const std::vector<EvalPartial>& partials, const 
     const EvalPartial& p = partials[i];
     const std::string difference = identity_difference(first.identity, p.identity);
     if (!difference.empty())
-      throw UsageError(name(i) + " belongs to a different run than " + name(0) + ": they differ in " + difference);
-    if (p.summary.method != first.summary.method || p.summary.max_failures != first.summary.max_failures)
+      throw UsageError(name(i) + " belongs to a different run than " + name(0) +
+                       ": they differ in " + difference);
+    if (p.summary.method != first.summary.method ||
+        p.summary.max_failures != first.summary.max_failures)
       throw UsageError(name(i) + " and " + name(0) + " differ in the method or in --failures");
     if (p.shard.count != K)
-      throw UsageError(name(i) + " is shard " + p.shard.str() + " but " + name(0) + " is shard " + first.shard.str() +
-                       ": every partial must use the same K");
+      throw UsageError(name(i) + " is shard " + p.shard.str() + " but " + name(0) + " is shard " +
+                       first.shard.str() + ": every partial must use the same K");
     const auto [it, inserted] = seen.emplace(p.shard.index, i);
     if (!inserted)
-      throw UsageError("shard " + p.shard.str() + " is given twice (" + name(it->second) + " and " + name(i) + ")");
+      throw UsageError("shard " + p.shard.str() + " is given twice (" + name(it->second) + " and " +
+                       name(i) + ")");
   }
   for (std::uint64_t k = 1; k <= K; ++k)
     if (!seen.count(k))
       throw UsageError("shard " + std::to_string(k) + "/" + std::to_string(K) + " is missing (" +
-                       std::to_string(partials.size()) + " of " + std::to_string(K) + " partials given)");
+                       std::to_string(partials.size()) + " of " + std::to_string(K) +
+                       " partials given)");
   EvalPartial merged;
   merged.identity = first.identity;
   merged.shard = Shard{};
@@ -293,11 +337,11 @@ EvalPartial merge_eval_partials(const std::vector<EvalPartial>& partials, const 
     merged.blocks_evaluated += partials[i].blocks_evaluated;
   }
   if (merged.blocks_evaluated != merged.identity.blocks)
-    throw UsageError("the partials cover " + std::to_string(merged.blocks_evaluated) + " of the task's " +
-                     std::to_string(merged.identity.blocks) + " blocks");
+    throw UsageError("the partials cover " + std::to_string(merged.blocks_evaluated) +
+                     " of the task's " + std::to_string(merged.identity.blocks) + " blocks");
   if (merged.summary.instances.str() != merged.identity.total_instances)
-    throw UsageError("the partials count " + merged.summary.instances.str() + " instances, but the task has " +
-                     merged.identity.total_instances);
+    throw UsageError("the partials count " + merged.summary.instances.str() +
+                     " instances, but the task has " + merged.identity.total_instances);
   return merged;
 }
 

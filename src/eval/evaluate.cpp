@@ -87,7 +87,8 @@ namespace {
 constexpr std::uint64_t kFamilyBlock = 256;
 
 bool better_worst(const IndexedOutcome& a, const IndexedOutcome& b) {
-  return *a.outcome.error > *b.outcome.error || (*a.outcome.error == *b.outcome.error && a.index < b.index);
+  return *a.outcome.error > *b.outcome.error ||
+         (*a.outcome.error == *b.outcome.error && a.index < b.index);
 }
 
 }  // namespace
@@ -108,7 +109,9 @@ void merge_summary(EvalSummary& into, const EvalSummary& from) {
              std::back_inserter(failures),
              [](const IndexedOutcome& a, const IndexedOutcome& b) { return a.index < b.index; });
   failures.erase(std::unique(failures.begin(), failures.end(),
-                             [](const IndexedOutcome& a, const IndexedOutcome& b) { return a.index == b.index; }),
+                             [](const IndexedOutcome& a, const IndexedOutcome& b) {
+                               return a.index == b.index;
+                             }),
                  failures.end());
   if (failures.size() > into.max_failures) failures.resize(into.max_failures);
   into.failures = std::move(failures);
@@ -126,8 +129,8 @@ EvalReport summary_to_report(const EvalSummary& summary) {
   return report;
 }
 
-EvalSummary evaluate_family_summary(const Model& model, const Family& family, const EvalOptions& options,
-                                    std::uint64_t* blocks) {
+EvalSummary evaluate_family_summary(const Model& model, const Family& family,
+                                    const EvalOptions& options, std::uint64_t* blocks) {
   if (family.m != model.width())
     throw UsageError("the family has width m=" + std::to_string(family.m) +
                      " but the model expects m=" + std::to_string(model.width()));
@@ -145,7 +148,8 @@ EvalSummary evaluate_family_summary(const Model& model, const Family& family, co
       if (outcome.fails()) {
         summary.failing += 1;
         if (!outcome.error) summary.undefined += 1;
-        if (summary.failures.size() < options.max_failures) summary.failures.push_back({i, outcome});
+        if (summary.failures.size() < options.max_failures)
+          summary.failures.push_back({i, outcome});
       }
       // Strictly greater: the first instance attaining the maximum is kept.
       if (outcome.error && (!summary.max_error || *outcome.error > *summary.max_error)) {

@@ -10,13 +10,13 @@
 // against the running maximum. Each query weight is one block (threads, shards):
 // weights are independent, and their results combine exactly (sums of counts, the
 // maximum with the smallest weight on ties, failures in scan order).
+#include "core/progress.hpp"
 #include "eval/eval_report.hpp"
 #include "kernelrank/core/binomial.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/parallel.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/core/parallel.hpp"
-#include "core/progress.hpp"
 
 #include <gmp.h>
 
@@ -80,17 +80,18 @@ void check_profile_work(int max_weight, int n) {
   if (max_weight < 0) throw UsageError("m must be at least 0");
   const long double profiles = profile_count_estimate(max_weight, n);
   if (profiles > kMaxProfiles || profiles * (max_weight / 64 + 1) > kMaxProfileWork)
-    throw ResourceError("about " + std::to_string(static_cast<long long>(std::min(profiles, kMaxProfiles))) +
-                        " overlap profiles of " + std::to_string(max_weight / 64 + 1) +
-                        "-limb integers for m=" + std::to_string(max_weight) + ", n=" + std::to_string(n) +
-                        " would take hours; lower m or n (m = 2000 at n = 3 takes minutes)");
+    throw ResourceError(
+        "about " + std::to_string(static_cast<long long>(std::min(profiles, kMaxProfiles))) +
+        " overlap profiles of " + std::to_string(max_weight / 64 + 1) +
+        "-limb integers for m=" + std::to_string(max_weight) + ", n=" + std::to_string(n) +
+        " would take hours; lower m or n (m = 2000 at n = 3 takes minutes)");
 }
 
 // What the scan of one query weight w found. Profiles are numbered in scan order (the
 // non-decreasing overlap tuples in lexicographic order) from 0 within the weight.
 struct WeightScan {
-  std::optional<Rational> max;       // nullopt: no profile of this weight has a defined output
-  std::vector<int> max_overlaps;     // the first profile attaining it
+  std::optional<Rational> max;    // nullopt: no profile of this weight has a defined output
+  std::vector<int> max_overlaps;  // the first profile attaining it
   std::uint64_t max_local = 0;
   Integer failing = 0, undefined = 0;  // ordered instances (query first), when m > 0
   // The first `max_failures` failing profiles: local number, overlaps.
@@ -131,8 +132,10 @@ WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t
   }
   if (mpz_cmp_ui(gcd.v, 1) > 0) {
     for (int s = 0; s <= w; ++s) {
-      mpz_divexact(kernel_row[static_cast<std::size_t>(s)].v, kernel_row[static_cast<std::size_t>(s)].v, gcd.v);
-      mpz_divexact(product_row[static_cast<std::size_t>(s)].v, product_row[static_cast<std::size_t>(s)].v, gcd.v);
+      mpz_divexact(kernel_row[static_cast<std::size_t>(s)].v,
+                   kernel_row[static_cast<std::size_t>(s)].v, gcd.v);
+      mpz_divexact(product_row[static_cast<std::size_t>(s)].v,
+                   product_row[static_cast<std::size_t>(s)].v, gcd.v);
     }
   }
   bool have_max = false;
@@ -167,8 +170,8 @@ WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t
       // Exact filter: num*best_den < 2^(bits(num)+bits(best_den)) and
       // best_num*|sa| >= 2^(bits(best_num)+bits(sa)-2).
       const std::size_t lhs_bits = mpz_sizeinbase(num.v, 2) + mpz_sizeinbase(best_den.v, 2);
-      const std::size_t rhs_bits = (mpz_sgn(best_num.v) == 0 ? 0 : mpz_sizeinbase(best_num.v, 2)) +
-                                   mpz_sizeinbase(sa, 2);
+      const std::size_t rhs_bits =
+          (mpz_sgn(best_num.v) == 0 ? 0 : mpz_sizeinbase(best_num.v, 2)) + mpz_sizeinbase(sa, 2);
       if (mpz_sgn(best_num.v) == 0 || lhs_bits + 2 > rhs_bits) {
         mpz_mul(lhs.v, num.v, best_den.v);
         mpz_mul(rhs.v, best_num.v, sa);
@@ -192,9 +195,10 @@ WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t
     }
     for (int s = lowest; s <= w; ++s) {
       overlaps[static_cast<std::size_t>(depth)] = s;
-      mpz_add(part_a[static_cast<std::size_t>(depth) + 1].v, part_a[static_cast<std::size_t>(depth)].v,
-              kernel_row[static_cast<std::size_t>(s)].v);
-      mpz_add(part_p[static_cast<std::size_t>(depth) + 1].v, part_p[static_cast<std::size_t>(depth)].v,
+      mpz_add(part_a[static_cast<std::size_t>(depth) + 1].v,
+              part_a[static_cast<std::size_t>(depth)].v, kernel_row[static_cast<std::size_t>(s)].v);
+      mpz_add(part_p[static_cast<std::size_t>(depth) + 1].v,
+              part_p[static_cast<std::size_t>(depth)].v,
               product_row[static_cast<std::size_t>(s)].v);
       recurse(depth + 1, s);
     }
@@ -206,8 +210,8 @@ WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t
 
 // Scans the weights w = 0..max_weight that `shard` owns on `threads` threads; entry w of the
 // result is empty for weights not owned.
-std::vector<WeightScan> scan_weights(const OverlapForm& form, int max_weight, int n, int m, std::size_t max_failures,
-                                     const Shard& shard, int threads) {
+std::vector<WeightScan> scan_weights(const OverlapForm& form, int max_weight, int n, int m,
+                                     std::size_t max_failures, const Shard& shard, int threads) {
   check_profile_work(max_weight, n);
   std::vector<WeightScan> scans(static_cast<std::size_t>(max_weight) + 1);
   std::vector<int> owned;
@@ -266,8 +270,8 @@ InstanceOutcome evaluate_with_form(const OverlapForm& form, const Instance& inst
   return detail::outcome_from_sums(instance, sp, sa);
 }
 
-EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n, const EvalOptions& options,
-                                      std::uint64_t* blocks) {
+EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n,
+                                      const EvalOptions& options, std::uint64_t* blocks) {
   if (m < 1 || m > kMaxTokenWidth)
     throw UsageError("m must be in 1.." + std::to_string(kMaxTokenWidth));
   if (blocks) *blocks = static_cast<std::uint64_t>(m) + 1;
@@ -291,9 +295,11 @@ EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n, con
     summary.undefined += scan.undefined * per_sequence;
     for (const auto& [local, overlaps] : scan.failures) {
       if (summary.failures.size() >= options.max_failures) break;
-      InstanceOutcome outcome = evaluate_with_form(form, realise_profile(m, w, overlaps, query_position));
+      InstanceOutcome outcome =
+          evaluate_with_form(form, realise_profile(m, w, overlaps, query_position));
       if (!outcome.fails())
-        throw InternalError("profile scan and exact evaluation disagree on " + to_string(outcome.instance));
+        throw InternalError("profile scan and exact evaluation disagree on " +
+                            to_string(outcome.instance));
       summary.failures.push_back({profiles_below(w, n) + local, std::move(outcome)});
     }
     if (scan.max && (!overall || *scan.max > *overall)) {
@@ -303,7 +309,8 @@ EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n, con
   }
   if (overall) {
     const WeightScan& scan = scans[static_cast<std::size_t>(max_w)];
-    InstanceOutcome worst = evaluate_with_form(form, realise_profile(m, max_w, scan.max_overlaps, query_position));
+    InstanceOutcome worst =
+        evaluate_with_form(form, realise_profile(m, max_w, scan.max_overlaps, query_position));
     if (!worst.error || *worst.error != *overall)
       throw InternalError("profile maximum does not match exact evaluation of " +
                           to_string(worst.instance));

@@ -2,9 +2,9 @@
 // row brought to integers and given its tier (see tabulated_eval.hpp).
 #include "eval/tabulated_eval.hpp"
 
+#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
-#include "core/progress.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -38,8 +38,8 @@ bool integerise_row(const std::vector<Rational>& row, std::vector<std::int64_t>&
   }
   out.resize(row.size());
   for (std::size_t i = 0; i < row.size(); ++i) {
-    if (gcd > 1) mpz_divexact(scaled[i].backend().data(), scaled[i].backend().data(),
-                              gcd.backend().data());
+    if (gcd > 1)
+      mpz_divexact(scaled[i].backend().data(), scaled[i].backend().data(), gcd.backend().data());
     if (!mpz_fits_slong_p(scaled[i].backend().data())) return false;
     const long v = mpz_get_si(scaled[i].backend().data());
     if (v >= kRowLimit || v <= -kRowLimit) return false;
@@ -51,15 +51,16 @@ bool integerise_row(const std::vector<Rational>& row, std::vector<std::int64_t>&
 // Narrow when A >= 0 and, for every instance of the row (n summands, target t <= |u|),
 // SA < 2^32 and |SP - t SA| < 2^32: then |SP - t SA| * td and tn * SA fit in 64 bits for
 // any tn, td < 2^32.
-bool row_is_narrow(const std::int64_t* kernel, const std::int64_t* product, std::size_t count, int n,
-                   int max_target) {
+bool row_is_narrow(const std::int64_t* kernel, const std::int64_t* product, std::size_t count,
+                   int n, int max_target) {
   u128 amax = 0, pabs = 0;
   bool product_nonnegative = true;
   for (std::size_t i = 0; i < count; ++i) {
     if (kernel[i] < 0) return false;
     amax = std::max<u128>(amax, static_cast<u128>(kernel[i]));
     if (product[i] < 0) product_nonnegative = false;
-    pabs = std::max<u128>(pabs, static_cast<u128>(product[i] < 0 ? -static_cast<i128>(product[i]) : product[i]));
+    pabs = std::max<u128>(
+        pabs, static_cast<u128>(product[i] < 0 ? -static_cast<i128>(product[i]) : product[i]));
   }
   const u128 den = amax * static_cast<u128>(n);
   const u128 sp = pabs * static_cast<u128>(n);
@@ -84,7 +85,8 @@ std::vector<Token> cube_tokens(int m) {
   return tokens;
 }
 
-TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, int n, int threads) {
+TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, int n,
+                        int threads) {
   TabulatedModel table;
   table.universe = universe.size();
   table.n = n;
@@ -111,7 +113,8 @@ TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, 
   // Rows (query block qb, query token u) in chunks: the model is asked on this thread only
   // (model objects may cache), then products, integers and tiers are computed on `threads`.
   const std::size_t rows = U * B;
-  const std::size_t chunk = std::max<std::size_t>(1, std::min<std::size_t>(rows, (std::size_t{1} << 20) / std::max<std::size_t>(U * B, 1)));
+  const std::size_t chunk = std::max<std::size_t>(
+      1, std::min<std::size_t>(rows, (std::size_t{1} << 20) / std::max<std::size_t>(U * B, 1)));
   std::vector<std::vector<Rational>> kernels(chunk), readouts(chunk);
   Progress progress("tabulating model", rows);
   for (std::size_t first = 0; first < rows; first += chunk) {
@@ -124,34 +127,40 @@ TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, 
       row_f.resize(U * B);
       for (std::size_t kb = 0; kb < B; ++kb)
         for (std::size_t z = 0; z < U; ++z) {
-          row_a[kb * U + z] = model.kernel(universe[u], universe[z], static_cast<int>(qb), static_cast<int>(kb));
-          row_f[kb * U + z] = row_a[kb * U + z] == 0 ? Rational(0)
-                                                     : model.readout(universe[u], universe[z], static_cast<int>(qb),
-                                                                     static_cast<int>(kb));
+          row_a[kb * U + z] =
+              model.kernel(universe[u], universe[z], static_cast<int>(qb), static_cast<int>(kb));
+          row_f[kb * U + z] = row_a[kb * U + z] == 0
+                                  ? Rational(0)
+                                  : model.readout(universe[u], universe[z], static_cast<int>(qb),
+                                                  static_cast<int>(kb));
         }
     }
     parallel_for(count, threads, [&](std::size_t i, int) {
       const std::size_t qb = (first + i) / U, u = (first + i) % U;
       const std::vector<Rational>& row_a = kernels[i];
       std::vector<Rational> row_p(U * B);
-      for (std::size_t j = 0; j < U * B; ++j) row_p[j] = row_a[j] == 0 ? Rational(0) : Rational(row_a[j] * readouts[i][j]);
+      for (std::size_t j = 0; j < U * B; ++j)
+        row_p[j] = row_a[j] == 0 ? Rational(0) : Rational(row_a[j] * readouts[i][j]);
       // One common scale for the kernel and product parts of the row.
       std::vector<Rational> both(row_a);
       both.insert(both.end(), row_p.begin(), row_p.end());
       std::vector<std::int64_t> ints;
       if (integerise_row(both, ints)) {
         for (std::size_t kb = 0; kb < B; ++kb) {
-          const std::size_t offset = table.block_offset(static_cast<int>(qb), static_cast<int>(kb), u);
+          const std::size_t offset =
+              table.block_offset(static_cast<int>(qb), static_cast<int>(kb), u);
           for (std::size_t z = 0; z < U; ++z) {
             table.kernel_int[offset + z] = ints[kb * U + z];
             table.product_int[offset + z] = ints[B * U + kb * U + z];
           }
         }
-        const bool narrow = row_is_narrow(ints.data(), ints.data() + B * U, B * U, n, table.overlap[u * U + u]);
+        const bool narrow =
+            row_is_narrow(ints.data(), ints.data() + B * U, B * U, n, table.overlap[u * U + u]);
         table.row_tier[qb * U + u] = narrow ? RowTier::Narrow : RowTier::Wide;
         table.row_fits[qb * U + u] = 1;
         table.row_positive[qb * U + u] =
-            std::all_of(ints.begin(), ints.begin() + static_cast<std::ptrdiff_t>(B * U), [](std::int64_t x) { return x > 0; });
+            std::all_of(ints.begin(), ints.begin() + static_cast<std::ptrdiff_t>(B * U),
+                        [](std::int64_t x) { return x > 0; });
       } else {
         table.kernel_exact[qb * U + u] = row_a;
         table.product_exact[qb * U + u] = std::move(row_p);

@@ -23,8 +23,10 @@ DoubleTable double_table(const TabulatedModel& table) {
         const bool exact = table.row_tier[qb * U + u] == RowTier::Exact;
         for (std::size_t z = 0; z < U; ++z) {
           if (exact) {
-            values.kernel[off + z] = table.kernel_exact[qb * U + u][kb * U + z].convert_to<double>();
-            values.product[off + z] = table.product_exact[qb * U + u][kb * U + z].convert_to<double>();
+            values.kernel[off + z] =
+                table.kernel_exact[qb * U + u][kb * U + z].convert_to<double>();
+            values.product[off + z] =
+                table.product_exact[qb * U + u][kb * U + z].convert_to<double>();
           } else {
             values.kernel[off + z] = static_cast<double>(table.kernel_int[off + z]);
             values.product[off + z] = static_cast<double>(table.product_int[off + z]);
@@ -53,8 +55,8 @@ class DoublePolicy {
   struct Sum {
     double a, p;
   };
-  DoublePolicy(const TabulatedModel& table, const DoubleTable& values, const Layout& layout, bool division,
-               DoubleWorker& worker)
+  DoublePolicy(const TabulatedModel& table, const DoubleTable& values, const Layout& layout,
+               bool division, DoubleWorker& worker)
       : table_(table), values_(values), layout_(layout), division_(division), worker_(worker) {}
 
   Sum begin_row(std::uint64_t pass, int qp, std::size_t u) {
@@ -64,9 +66,11 @@ class DoublePolicy {
     return {values_.kernel[self], values_.product[self]};
   }
   Sum add(const Sum& s, int d, std::size_t z) const {
-    return {s.a + row_.a[static_cast<std::size_t>(d)][z], s.p + row_.p[static_cast<std::size_t>(d)][z]};
+    return {s.a + row_.a[static_cast<std::size_t>(d)][z],
+            s.p + row_.p[static_cast<std::size_t>(d)][z]};
   }
-  void single(const Sum& s, int t, std::uint64_t weight, std::uint64_t, const std::vector<std::uint32_t>&) {
+  void single(const Sum& s, int t, std::uint64_t weight, std::uint64_t,
+              const std::vector<std::uint32_t>&) {
     worker_.instances += weight;
     test(s.a, s.p, t, weight);
   }
@@ -134,16 +138,19 @@ class DoublePolicy {
 
 }  // namespace
 
-DoubleLoopResult evaluate_tabulated_double(const TabulatedModel& table, const DoubleTable& values, QueryMode mode,
-                                           int threads, bool division, const EngineOptions& engine) {
+DoubleLoopResult evaluate_tabulated_double(const TabulatedModel& table, const DoubleTable& values,
+                                           QueryMode mode, int threads, bool division,
+                                           const EngineOptions& engine) {
   const Layout layout = make_layout(table, mode, engine);
   auto make = [] { return DoubleWorker{}; };
   auto body = [&](DoubleWorker& worker, std::uint64_t block) {
-    if (!worker.policy) worker.policy = std::make_shared<DoublePolicy>(table, values, layout, division, worker);
-    walk_block(layout, table.overlap.data(), decode_block(layout, block), *worker.policy, worker.keys);
+    if (!worker.policy)
+      worker.policy = std::make_shared<DoublePolicy>(table, values, layout, division, worker);
+    walk_block(layout, table.overlap.data(), decode_block(layout, block), *worker.policy,
+               worker.keys);
   };
-  const std::vector<DoubleWorker> workers =
-      run_blocks<DoubleWorker>(layout.blocks, Shard{}, resolve_threads(threads), make, body, "double loop");
+  const std::vector<DoubleWorker> workers = run_blocks<DoubleWorker>(
+      layout.blocks, Shard{}, resolve_threads(threads), make, body, "double loop");
   DoubleLoopResult result;
   for (const DoubleWorker& w : workers) {
     result.instances += w.instances;
@@ -153,6 +160,5 @@ DoubleLoopResult evaluate_tabulated_double(const TabulatedModel& table, const Do
   }
   return result;
 }
-
 
 }  // namespace kernelrank::detail

@@ -5,10 +5,10 @@
 // front doors evaluate_cube and evaluate_token_set. Tabulation is in tabulate.cpp.
 #include "eval/tabulated_walk.hpp"
 
+#include "core/progress.hpp"
 #include "eval/eval_kernels.hpp"
 #include "eval/eval_report.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "core/progress.hpp"
 
 #include <gmp.h>
 
@@ -29,7 +29,8 @@ bool ratio_greater(u128 an, u128 ad, u128 bn, u128 bd) {
     const u128 x0 = static_cast<std::uint64_t>(x), x1 = x >> 64;
     const u128 y0 = static_cast<std::uint64_t>(y), y1 = y >> 64;
     const u128 p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
-    const u128 mid = (p00 >> 64) + static_cast<std::uint64_t>(p01) + static_cast<std::uint64_t>(p10);
+    const u128 mid =
+        (p00 >> 64) + static_cast<std::uint64_t>(p01) + static_cast<std::uint64_t>(p10);
     lo = (mid << 64) | static_cast<std::uint64_t>(p00);
     hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
   };
@@ -88,7 +89,8 @@ struct Best {
     value = v;
     index = at;
     Integer n = numerator(v), d = denominator(v);
-    const std::size_t bits = std::max(mpz_sizeinbase(n.backend().data(), 2), mpz_sizeinbase(d.backend().data(), 2));
+    const std::size_t bits =
+        std::max(mpz_sizeinbase(n.backend().data(), 2), mpz_sizeinbase(d.backend().data(), 2));
     if (mpz_sgn(n.backend().data()) == 0) {
       tn = 0;
       td = 1;
@@ -137,7 +139,8 @@ class IntegerPolicy {
   struct Sum {
     Value a, p;
   };
-  IntegerPolicy(const TabulatedModel& table, const Layout& layout, const EngineOptions& engine, ExactWorker& worker)
+  IntegerPolicy(const TabulatedModel& table, const Layout& layout, const EngineOptions& engine,
+                ExactWorker& worker)
       : table_(table), layout_(layout), engine_(engine), worker_(worker) {}
 
   Sum begin_row(std::uint64_t pass, int qp, std::size_t u) {
@@ -150,9 +153,11 @@ class IntegerPolicy {
     return {table_.kernel_int[self], table_.product_int[self]};
   }
   Sum add(const Sum& s, int d, std::size_t z) const {
-    return {s.a + row_.a[static_cast<std::size_t>(d)][z], s.p + row_.p[static_cast<std::size_t>(d)][z]};
+    return {s.a + row_.a[static_cast<std::size_t>(d)][z],
+            s.p + row_.p[static_cast<std::size_t>(d)][z]};
   }
-  void single(const Sum& s, int t, std::uint64_t weight, std::uint64_t index, const std::vector<std::uint32_t>& keys) {
+  void single(const Sum& s, int t, std::uint64_t weight, std::uint64_t index,
+              const std::vector<std::uint32_t>& keys) {
     test(s.a, s.p, t, weight, index, keys, true);
   }
   void segment(const Sum& s, int t, int d, std::size_t lo, std::size_t hi, std::uint64_t weight,
@@ -186,7 +191,9 @@ class IntegerPolicy {
       }
       // Look closer only where the maximum may move, a failure may be listed, or no maximum
       // exists yet.
-      if (worker_.best.any && !c.beats && (c.fails == 0 || !worker_.failures.might_accept(base + lo))) return;
+      if (worker_.best.any && !c.beats &&
+          (c.fails == 0 || !worker_.failures.might_accept(base + lo)))
+        return;
       count = false;
     }
     for (std::size_t z = lo; z < hi; ++z) {
@@ -197,8 +204,8 @@ class IntegerPolicy {
   }
 
  private:
-  void test(i128 sa, i128 sp, int t, std::uint64_t weight, std::uint64_t index, const std::vector<std::uint32_t>& keys,
-            bool count) {
+  void test(i128 sa, i128 sp, int t, std::uint64_t weight, std::uint64_t index,
+            const std::vector<std::uint32_t>& keys, bool count) {
     if (count) worker_.instances += weight;
     if (sa == 0) {
       if (count) {
@@ -234,7 +241,10 @@ class RationalPolicy {
     Rational a, p;
   };
   RationalPolicy(const TabulatedModel& table, const Layout& layout, ExactWorker& worker)
-      : table_(table), layout_(layout), worker_(worker), pos_(static_cast<std::size_t>(std::max(layout.k, 1))) {}
+      : table_(table),
+        layout_(layout),
+        worker_(worker),
+        pos_(static_cast<std::size_t>(std::max(layout.k, 1))) {}
 
   Sum begin_row(std::uint64_t pass, int qp, std::size_t u) {
     const int qb = table_.position_dependent ? qp : 0;
@@ -243,16 +253,20 @@ class RationalPolicy {
     const std::vector<int>& keys = layout_.others[static_cast<std::size_t>(pass)];
     for (int d = 0; d < layout_.k; ++d)
       pos_[static_cast<std::size_t>(d)] =
-          static_cast<std::size_t>(table_.position_dependent ? keys[static_cast<std::size_t>(d)] : 0) * layout_.U;
+          static_cast<std::size_t>(table_.position_dependent ? keys[static_cast<std::size_t>(d)]
+                                                             : 0) *
+          layout_.U;
     ov_ = &table_.overlap[u * layout_.U];
-    const std::size_t self = static_cast<std::size_t>(table_.position_dependent ? qp : 0) * layout_.U + u;
+    const std::size_t self =
+        static_cast<std::size_t>(table_.position_dependent ? qp : 0) * layout_.U + u;
     return {(*ea_)[self], (*ep_)[self]};
   }
   Sum add(const Sum& s, int d, std::size_t z) const {
     const std::size_t at = pos_[static_cast<std::size_t>(d)] + z;
     return {s.a + (*ea_)[at], s.p + (*ep_)[at]};
   }
-  void single(const Sum& s, int t, std::uint64_t weight, std::uint64_t index, const std::vector<std::uint32_t>& keys) {
+  void single(const Sum& s, int t, std::uint64_t weight, std::uint64_t index,
+              const std::vector<std::uint32_t>& keys) {
     worker_.instances += weight;
     if (s.a == 0) {
       worker_.failing += weight;
@@ -271,7 +285,8 @@ class RationalPolicy {
                std::uint64_t first_weight, std::uint64_t base, std::vector<std::uint32_t>& keys) {
     for (std::size_t z = lo; z < hi; ++z) {
       keys[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(z);
-      single(add(s, d, z), std::min<int>(t, ov_[z]), z == lo ? first_weight : weight, base + z, keys);
+      single(add(s, d, z), std::min<int>(t, ov_[z]), z == lo ? first_weight : weight, base + z,
+             keys);
     }
   }
 
@@ -287,13 +302,15 @@ class RationalPolicy {
 
 }  // namespace
 
-std::uint64_t tabulated_block_count(const TabulatedModel& table, QueryMode mode, const EngineOptions& engine) {
+std::uint64_t tabulated_block_count(const TabulatedModel& table, QueryMode mode,
+                                    const EngineOptions& engine) {
   return make_layout(table, mode, engine).blocks;
 }
 
 EvalSummary evaluate_tabulated_summary(const TabulatedModel& table, const Model& model,
-                                       const std::vector<Token>& universe, const EvalOptions& options,
-                                       std::string method, const EngineOptions& engine) {
+                                       const std::vector<Token>& universe,
+                                       const EvalOptions& options, std::string method,
+                                       const EngineOptions& engine) {
   const Layout layout = make_layout(table, options.mode, engine);
   const std::size_t U = layout.U;
   const std::uint64_t total = count_instances(U, table.n, options.mode, options.instance_limit);
@@ -305,18 +322,21 @@ EvalSummary evaluate_tabulated_summary(const TabulatedModel& table, const Model&
     const int qb = table.position_dependent ? qp : 0;
     const RowTier tier = table.row_tier[static_cast<std::size_t>(qb) * U + pos.u];
     if (tier == RowTier::Exact) {
-      if (!worker.rational) worker.rational = std::make_shared<RationalPolicy>(table, layout, worker);
+      if (!worker.rational)
+        worker.rational = std::make_shared<RationalPolicy>(table, layout, worker);
       walk_block(layout, table.overlap.data(), pos, *worker.rational, worker.keys);
     } else if (tier == RowTier::Narrow && engine.vectorise) {
-      if (!worker.narrow) worker.narrow = std::make_shared<IntegerPolicy<true>>(table, layout, engine, worker);
+      if (!worker.narrow)
+        worker.narrow = std::make_shared<IntegerPolicy<true>>(table, layout, engine, worker);
       walk_block(layout, table.overlap.data(), pos, *worker.narrow, worker.keys);
     } else {
-      if (!worker.wide) worker.wide = std::make_shared<IntegerPolicy<false>>(table, layout, engine, worker);
+      if (!worker.wide)
+        worker.wide = std::make_shared<IntegerPolicy<false>>(table, layout, engine, worker);
       walk_block(layout, table.overlap.data(), pos, *worker.wide, worker.keys);
     }
   };
-  std::vector<ExactWorker> workers =
-      run_blocks<ExactWorker>(layout.blocks, options.shard, resolve_threads(options.threads), make, body, "evaluating");
+  std::vector<ExactWorker> workers = run_blocks<ExactWorker>(
+      layout.blocks, options.shard, resolve_threads(options.threads), make, body, "evaluating");
 
   // Exact, order-free combination of the workers.
   EvalSummary summary;
@@ -329,13 +349,14 @@ EvalSummary evaluate_tabulated_summary(const TabulatedModel& table, const Model&
     instances += w.instances;
     failing += w.failing;
     undefined += w.undefined;
-    if (w.best.any && (!best || w.best.value > best->value || (w.best.value == best->value && w.best.index < best->index)))
+    if (w.best.any && (!best || w.best.value > best->value ||
+                       (w.best.value == best->value && w.best.index < best->index)))
       best = &w.best;
     failures.insert(failures.end(), w.failures.items().begin(), w.failures.items().end());
   }
   if (options.shard.whole() && instances != total)
-    throw InternalError("instance count mismatch in evaluation (" + std::to_string(instances) + " of " +
-                        std::to_string(total) + ")");
+    throw InternalError("instance count mismatch in evaluation (" + std::to_string(instances) +
+                        " of " + std::to_string(total) + ")");
   summary.instances = instances;
   summary.failing = failing;
   summary.undefined = undefined;
@@ -353,8 +374,9 @@ EvalSummary evaluate_tabulated_summary(const TabulatedModel& table, const Model&
   if (best) {
     InstanceOutcome worst = evaluate_instance(model, instance_at(layout, universe, best->index));
     if (!worst.error || *worst.error != best->value)
-      throw InternalError("fast evaluation of " + kernelrank::to_string(worst.instance) + " gave error " +
-                          kernelrank::to_string(best->value) + " but exact evaluation disagrees");
+      throw InternalError("fast evaluation of " + kernelrank::to_string(worst.instance) +
+                          " gave error " + kernelrank::to_string(best->value) +
+                          " but exact evaluation disagrees");
     summary.max_error = best->value;
     summary.worst = IndexedOutcome{best->index, std::move(worst)};
   }
@@ -366,24 +388,26 @@ EvalReport evaluate_tabulated(const TabulatedModel& table, const Model& model,
                               std::string method, const EngineOptions& engine) {
   EvalOptions whole = options;
   whole.shard = Shard{};
-  return summary_to_report(evaluate_tabulated_summary(table, model, universe, whole, std::move(method), engine));
+  return summary_to_report(
+      evaluate_tabulated_summary(table, model, universe, whole, std::move(method), engine));
 }
 
 }  // namespace kernelrank::detail
 
 namespace kernelrank {
 
-EvalSummary evaluate_token_set_summary(const Model& model, const std::vector<Token>& universe, int n,
-                                       const EvalOptions& options, std::uint64_t* blocks) {
+EvalSummary evaluate_token_set_summary(const Model& model, const std::vector<Token>& universe,
+                                       int n, const EvalOptions& options, std::uint64_t* blocks) {
   if (n < 1) throw UsageError("length n must be at least 1");
   if (universe.empty()) throw UsageError("the token set is empty");
   for (const Token& token : universe)
     if (token.width() != model.width())
       throw UsageError("token " + token.to_string() + " has width " +
-                       std::to_string(token.width()) + " but the model expects m=" +
-                       std::to_string(model.width()));
+                       std::to_string(token.width()) +
+                       " but the model expects m=" + std::to_string(model.width()));
   count_instances(universe.size(), n, options.mode, options.instance_limit);
-  const detail::TabulatedModel table = detail::tabulate(model, universe, n, resolve_threads(options.threads));
+  const detail::TabulatedModel table =
+      detail::tabulate(model, universe, n, resolve_threads(options.threads));
   if (blocks) *blocks = detail::tabulated_block_count(table, options.mode);
   return detail::evaluate_tabulated_summary(table, model, universe, options, "token set");
 }
@@ -399,18 +423,20 @@ EvalSummary evaluate_cube_summary(const Model& model, int m, int n, const EvalOp
                                   std::uint64_t* blocks) {
   if (m < 1) throw UsageError("m must be at least 1");
   if (m != model.width())
-    throw UsageError("the model expects m=" + std::to_string(model.width()) + ", not m=" +
-                     std::to_string(m));
+    throw UsageError("the model expects m=" + std::to_string(model.width()) +
+                     ", not m=" + std::to_string(m));
   if (m > 24)
     throw ResourceError("brute force over T(" + std::to_string(m) + "," + std::to_string(n) +
                         ") is out of reach; use overlap profiles or a family");
   count_instances(std::uint64_t{1} << m, n, options.mode, options.instance_limit);
-  if (const auto* tokens = model.token_universe(); tokens && tokens->size() != (std::size_t{1} << m))
+  if (const auto* tokens = model.token_universe();
+      tokens && tokens->size() != (std::size_t{1} << m))
     throw UsageError("the model defines " + std::to_string(tokens->size()) +
                      " tokens, but the cube {0,1}^" + std::to_string(m) + " has " +
                      std::to_string(std::uint64_t{1} << m) + "; evaluate it on a family instead");
   const std::vector<Token> universe = detail::cube_tokens(m);
-  const detail::TabulatedModel table = detail::tabulate(model, universe, n, resolve_threads(options.threads));
+  const detail::TabulatedModel table =
+      detail::tabulate(model, universe, n, resolve_threads(options.threads));
   if (blocks) *blocks = detail::tabulated_block_count(table, options.mode);
   return detail::evaluate_tabulated_summary(table, model, universe, options, "brute force");
 }

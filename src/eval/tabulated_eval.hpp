@@ -41,16 +41,20 @@ struct TabulatedModel {
   // position-independent model there is a single block pair.
   std::vector<std::int64_t> kernel_int;
   std::vector<std::int64_t> product_int;
-  std::vector<RowTier> row_tier;  // [query block][u]
+  std::vector<RowTier> row_tier;       // [query block][u]
   std::vector<std::uint8_t> row_fits;  // [query block][u]: 1 when the row is on an integer tier
-  std::vector<std::uint8_t> row_positive;  // [query block][u]: every kernel integer > 0 (no zero sums)
+  std::vector<std::uint8_t>
+      row_positive;  // [query block][u]: every kernel integer > 0 (no zero sums)
   // Exact rows for those that do not fit: same layout, empty vectors otherwise.
-  std::vector<std::vector<Rational>> kernel_exact;   // [(qb*U + u)] -> blocks*U entries
+  std::vector<std::vector<Rational>> kernel_exact;  // [(qb*U + u)] -> blocks*U entries
   std::vector<std::vector<Rational>> product_exact;
 
   std::size_t block_offset(int query_block, int key_block, std::size_t u) const {
     return ((static_cast<std::size_t>(query_block) * static_cast<std::size_t>(blocks) +
-             static_cast<std::size_t>(key_block)) * universe + u) * universe;
+             static_cast<std::size_t>(key_block)) *
+                universe +
+            u) *
+           universe;
   }
   std::size_t rows_in_tier(RowTier tier) const;
 };
@@ -59,7 +63,8 @@ struct TabulatedModel {
 // ResourceError when the tables would exceed the memory budget. The model is asked on
 // the calling thread only; products, row integers and tiers use `threads` threads (the
 // table is the same for every value).
-TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, int n, int threads = 1);
+TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, int n,
+                        int threads = 1);
 
 // Knobs for tests and the benchmark; the defaults are what eval uses.
 struct EngineOptions {
@@ -73,8 +78,9 @@ std::uint64_t tabulated_block_count(const TabulatedModel& table, QueryMode mode,
 
 // Evaluates the blocks options.shard owns, on options.threads threads.
 EvalSummary evaluate_tabulated_summary(const TabulatedModel& table, const Model& model,
-                                       const std::vector<Token>& universe, const EvalOptions& options,
-                                       std::string method, const EngineOptions& engine = {});
+                                       const std::vector<Token>& universe,
+                                       const EvalOptions& options, std::string method,
+                                       const EngineOptions& engine = {});
 // Whole task (options.shard is ignored).
 EvalReport evaluate_tabulated(const TabulatedModel& table, const Model& model,
                               const std::vector<Token>& universe, const EvalOptions& options,

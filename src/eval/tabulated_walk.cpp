@@ -41,7 +41,8 @@ Layout make_layout(const TabulatedModel& table, QueryMode mode, const EngineOpti
 }
 
 // The instance with a given enumeration index.
-Instance instance_at(const Layout& layout, const std::vector<Token>& universe, std::uint64_t index) {
+Instance instance_at(const Layout& layout, const std::vector<Token>& universe,
+                     std::uint64_t index) {
   const std::uint64_t pass = index / layout.power.back();
   std::uint64_t rest = index % layout.power.back();
   Instance instance;
@@ -53,7 +54,8 @@ Instance instance_at(const Layout& layout, const std::vector<Token>& universe, s
   const std::vector<int>& keys = layout.others[static_cast<std::size_t>(pass)];
   for (int j = 0; j < layout.k; ++j) {
     const std::uint64_t p = layout.power[static_cast<std::size_t>(layout.k - 1 - j)];
-    instance.tokens[static_cast<std::size_t>(keys[static_cast<std::size_t>(j)])] = universe[rest / p];
+    instance.tokens[static_cast<std::size_t>(keys[static_cast<std::size_t>(j)])] =
+        universe[rest / p];
     rest %= p;
   }
   return instance;
@@ -68,14 +70,16 @@ void offer_failure(const Layout& layout, FirstIndices& failures, std::uint64_t i
     return;
   }
   const std::uint64_t per_pass = layout.power.back();
-  const std::uint64_t head = index % per_pass / layout.power[static_cast<std::size_t>(layout.k)];  // u
+  const std::uint64_t head =
+      index % per_pass / layout.power[static_cast<std::size_t>(layout.k)];  // u
   std::vector<std::uint32_t> perm(keys.begin(), keys.begin() + layout.k);
   for (std::uint64_t pass = 0; pass < layout.pass_factor; ++pass) {
     std::sort(perm.begin(), perm.end());
     do {
       std::uint64_t at = pass * per_pass + head * layout.power[static_cast<std::size_t>(layout.k)];
       for (int j = 0; j < layout.k; ++j)
-        at += perm[static_cast<std::size_t>(j)] * layout.power[static_cast<std::size_t>(layout.k - 1 - j)];
+        at += perm[static_cast<std::size_t>(j)] *
+              layout.power[static_cast<std::size_t>(layout.k - 1 - j)];
       // Later orderings and later passes only have larger indices.
       if (!failures.offer(at)) return;
     } while (std::next_permutation(perm.begin(), perm.end()));

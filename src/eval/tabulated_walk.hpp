@@ -6,8 +6,8 @@
 
 #include "eval/tabulated_eval.hpp"
 
-#include "kernelrank/core/parallel.hpp"
 #include "core/progress.hpp"
+#include "kernelrank/core/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -26,15 +26,15 @@ __extension__ typedef unsigned __int128 u128;
 struct Layout {
   std::size_t U = 0;
   int n = 0;
-  int k = 0;                       // keys: positions other than the query
-  std::vector<int> queries;        // query positions of the mode
+  int k = 0;                             // keys: positions other than the query
+  std::vector<int> queries;              // query positions of the mode
   std::vector<std::vector<int>> others;  // per query position: the key positions, increasing
-  bool fold = false;               // position independent: multiset keys, one pass stands for all
-  std::uint64_t passes = 1;        // passes walked
-  std::uint64_t pass_factor = 1;   // instances each walked one stands for (times the orderings)
+  bool fold = false;                 // position independent: multiset keys, one pass stands for all
+  std::uint64_t passes = 1;          // passes walked
+  std::uint64_t pass_factor = 1;     // instances each walked one stands for (times the orderings)
   std::vector<std::uint64_t> power;  // U^0 .. U^n
-  std::uint64_t blocks = 0;        // (pass, u) when k <= 1, (pass, u, first key) otherwise
-  int log2_u = -1;                 // U = 2^log2_u (the cube), else -1
+  std::uint64_t blocks = 0;          // (pass, u) when k <= 1, (pass, u, first key) otherwise
+  int log2_u = -1;                   // U = 2^log2_u (the cube), else -1
 };
 
 Layout make_layout(const TabulatedModel& table, QueryMode mode, const EngineOptions& engine);
@@ -100,8 +100,8 @@ inline BlockPos decode_block(const Layout& layout, std::uint64_t block) {
 //   runs over [lo, hi), instance index base + z, weight `weight` except first_weight at lo.
 // keys[0..d-1] are set when segment is called.
 template <class Policy>
-void walk_block(const Layout& layout, const std::uint16_t* overlap, const BlockPos& pos, Policy& policy,
-                std::vector<std::uint32_t>& keys) {
+void walk_block(const Layout& layout, const std::uint16_t* overlap, const BlockPos& pos,
+                Policy& policy, std::vector<std::uint32_t>& keys) {
   const std::size_t U = layout.U;
   const int k = layout.k;
   const int qp = layout.queries[static_cast<std::size_t>(pos.pass)];
@@ -111,7 +111,8 @@ void walk_block(const Layout& layout, const std::uint16_t* overlap, const BlockP
   // "Prefix numbers": (pass, u, keys so far) read as a number with base-U digits after the
   // pass; once all k keys are in, it is the instance's enumeration index.
   const std::uint64_t head = pos.pass * U + pos.u;
-  if (keys.size() < static_cast<std::size_t>(std::max(k, 1))) keys.assign(static_cast<std::size_t>(std::max(k, 1)), 0);
+  if (keys.size() < static_cast<std::size_t>(std::max(k, 1)))
+    keys.assign(static_cast<std::size_t>(std::max(k, 1)), 0);
   if (k == 0) {
     policy.single(self, t0, layout.pass_factor, head, keys);
     return;
@@ -123,15 +124,16 @@ void walk_block(const Layout& layout, const std::uint16_t* overlap, const BlockP
   const bool fold = layout.fold;
   // rec(d, ...): keys[0..d-1] set; weight = pass_factor * orderings of keys[0..d-1]; run =
   // multiplicity of keys[d-1] among them.
-  auto rec = [&](auto&& self_ref, int d, const typename Policy::Sum& sum, int t, std::uint64_t weight, int run,
-                 std::uint64_t prefix) -> void {
+  auto rec = [&](auto&& self_ref, int d, const typename Policy::Sum& sum, int t,
+                 std::uint64_t weight, int run, std::uint64_t prefix) -> void {
     if (d == k - 1) {
       if (fold) {
         // Non-decreasing keys: z >= keys[d-1]; z = keys[d-1] repeats it (one ordering fewer).
         const std::size_t lo = keys[static_cast<std::size_t>(d) - 1];
         const u128 grown = static_cast<u128>(weight) * static_cast<u128>(k);
         policy.segment(sum, t, d, lo, U, static_cast<std::uint64_t>(grown),
-                       static_cast<std::uint64_t>(grown / static_cast<u128>(run + 1)), prefix * U, keys);
+                       static_cast<std::uint64_t>(grown / static_cast<u128>(run + 1)), prefix * U,
+                       keys);
       } else {
         policy.segment(sum, t, d, 0, U, weight, weight, prefix * U, keys);
       }
@@ -144,14 +146,16 @@ void walk_block(const Layout& layout, const std::uint16_t* overlap, const BlockP
       int r = 1;
       if (fold) {
         r = z == keys[static_cast<std::size_t>(d) - 1] ? run + 1 : 1;
-        w = static_cast<std::uint64_t>(static_cast<u128>(weight) * static_cast<u128>(d + 1) / static_cast<u128>(r));
+        w = static_cast<std::uint64_t>(static_cast<u128>(weight) * static_cast<u128>(d + 1) /
+                                       static_cast<u128>(r));
       }
-      self_ref(self_ref, d + 1, policy.add(sum, d, z), std::min<int>(t, ov[z]), w, r, prefix * U + z);
+      self_ref(self_ref, d + 1, policy.add(sum, d, z), std::min<int>(t, ov[z]), w, r,
+               prefix * U + z);
     }
   };
   keys[0] = static_cast<std::uint32_t>(pos.first);
-  rec(rec, 1, policy.add(self, 0, pos.first), std::min<int>(t0, ov[pos.first]), layout.pass_factor, 1,
-      head * U + pos.first);
+  rec(rec, 1, policy.add(self, 0, pos.first), std::min<int>(t0, ov[pos.first]), layout.pass_factor,
+      1, head * U + pos.first);
 }
 
 // Offers the failing instance(s) that a visited tuple stands for: with folding, every
@@ -165,7 +169,9 @@ struct RowTables {
   std::uint64_t pass = ~0ULL;
   std::size_t u = ~std::size_t{0};
   std::vector<const Value*> a, p;  // per key index d
-  bool same(std::uint64_t next_pass, std::size_t next_u) const { return pass == next_pass && u == next_u; }
+  bool same(std::uint64_t next_pass, std::size_t next_u) const {
+    return pass == next_pass && u == next_u;
+  }
   // Points a[d] and p[d] at the kernel and product rows of query token `next_u` for each key
   // position of the pass, in tables laid out as TabulatedModel::block_offset says. Returns
   // false when they already point there.
@@ -196,8 +202,8 @@ struct RowTables {
 // Runs body(worker, block) over the blocks the shard owns, on `threads` threads; each worker
 // sees its blocks in increasing order (parallel_for hands tasks out in increasing order).
 template <class Worker, class Make, class Body>
-std::vector<Worker> run_blocks(std::uint64_t blocks, const Shard& shard, int threads, const Make& make,
-                               const Body& body, const std::string& label) {
+std::vector<Worker> run_blocks(std::uint64_t blocks, const Shard& shard, int threads,
+                               const Make& make, const Body& body, const std::string& label) {
   const std::uint64_t first = shard.index - 1;
   const std::uint64_t owned = blocks > first ? (blocks - first + shard.count - 1) / shard.count : 0;
   threads = std::max(threads, 1);
@@ -206,7 +212,8 @@ std::vector<Worker> run_blocks(std::uint64_t blocks, const Shard& shard, int thr
                    : std::max<std::uint64_t>(1, owned / (static_cast<std::uint64_t>(threads) * 64));
   const std::uint64_t tasks = (owned + chunk - 1) / chunk;
   std::vector<Worker> workers;
-  const int used = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), std::max<std::uint64_t>(tasks, 1)));
+  const int used = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads),
+                                                            std::max<std::uint64_t>(tasks, 1)));
   workers.reserve(static_cast<std::size_t>(used));
   for (int w = 0; w < used; ++w) workers.push_back(make());
   Progress progress(label, owned);

@@ -11,8 +11,8 @@ namespace {
 void require_width(const Token& token, int m) {
   if (token.width() != m)
     throw ModelDomainError("token " + token.to_string() + " has width " +
-                           std::to_string(token.width()) + ", the model expects m=" +
-                           std::to_string(m));
+                           std::to_string(token.width()) +
+                           ", the model expects m=" + std::to_string(m));
 }
 
 Rational power_of_inverse(const Rational& base, int exponent) {
@@ -172,18 +172,16 @@ Rational positive_base(const std::map<std::string, std::string>& params, std::st
 constexpr unsigned long long kMaxKernelBits = 1ULL << 22;
 
 void require_modest_base(const Rational& base, int m, std::string_view name) {
-  const unsigned long long base_bits =
-      mpz_sizeinbase(mpq_numref(base.backend().data()), 2) +
-      mpz_sizeinbase(mpq_denref(base.backend().data()), 2);
+  const unsigned long long base_bits = mpz_sizeinbase(mpq_numref(base.backend().data()), 2) +
+                                       mpz_sizeinbase(mpq_denref(base.backend().data()), 2);
   const unsigned long long needed = base_bits * static_cast<unsigned long long>(m);
   if (needed > kMaxKernelBits)
-    throw ResourceError(std::string(name) + " base " +
-                        (base_bits > 64 ? "with " + std::to_string(base_bits) + " bits"
-                                        : to_string(base)) +
-                        " at m=" + std::to_string(m) + ": kernel values B^-<q,z> would need up to " +
-                        std::to_string(needed) + " bits each (limit " +
-                        std::to_string(kMaxKernelBits) +
-                        "); use a base with a shorter numerator and denominator or a smaller m");
+    throw ResourceError(
+        std::string(name) + " base " +
+        (base_bits > 64 ? "with " + std::to_string(base_bits) + " bits" : to_string(base)) +
+        " at m=" + std::to_string(m) + ": kernel values B^-<q,z> would need up to " +
+        std::to_string(needed) + " bits each (limit " + std::to_string(kMaxKernelBits) +
+        "); use a base with a shorter numerator and denominator or a smaller m");
 }
 
 void require_width_parameter(int m) {
@@ -218,8 +216,8 @@ std::unique_ptr<Model> make_softmax(int m, const Rational& base) {
 std::unique_ptr<Model> make_product(int m, const Rational& base) {
   require_width_parameter(m);
   if (m > kMaxProductWidth)
-    throw ResourceError("the product model has 2^m features; m=" + std::to_string(m) +
-                        " exceeds " + std::to_string(kMaxProductWidth) +
+    throw ResourceError("the product model has 2^m features; m=" + std::to_string(m) + " exceeds " +
+                        std::to_string(kMaxProductWidth) +
                         " (use the softmax built-in, which has the same kernel)");
   if (base <= 0) throw UsageError("product base must be positive");
   require_modest_base(base, m, "product");

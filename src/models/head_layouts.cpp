@@ -27,7 +27,7 @@ struct LayoutSpec {
   AffineNames out;         // a query-independent readout [1, d]; weight nullptr: none
   const char* projection;  // exp features' random projection [r, dk]
   std::optional<FeatureMap> default_map;
-  bool performer_scale;    // s = dk^(-1/4), performer's data normalizer
+  bool performer_scale;  // s = dk^(-1/4), performer's data normalizer
 };
 
 // The query-dependent readout of kernelrank's layout, accepted in every layout.
@@ -37,20 +37,42 @@ const char* const kTemperature = "temperature";
 constexpr std::uint64_t kMaxWidth = 4096, kMaxRows = 100000;
 
 const std::array<LayoutSpec, 4> kLayouts = {{
-    {HeadLayout::Kernelrank, "kernelrank", {"query.weight", "query.bias", true},
-     {"key.weight", "key.bias", true}, {"value.weight", "value.bias", true}, {nullptr, nullptr, false},
-     "projection", std::nullopt, false},
-    {HeadLayout::FastTransformers, "fast-transformers",
+    {HeadLayout::Kernelrank,
+     "kernelrank",
+     {"query.weight", "query.bias", true},
+     {"key.weight", "key.bias", true},
+     {"value.weight", "value.bias", true},
+     {nullptr, nullptr, false},
+     "projection",
+     std::nullopt,
+     false},
+    {HeadLayout::FastTransformers,
+     "fast-transformers",
      {"query_projection.weight", "query_projection.bias", false},
      {"key_projection.weight", "key_projection.bias", false},
      {"value_projection.weight", "value_projection.bias", false},
-     {"out_projection.weight", "out_projection.bias", false}, nullptr, FeatureMap::Elu1, false},
-    {HeadLayout::Performer, "performer", {"to_q.weight", "to_q.bias", false},
-     {"to_k.weight", "to_k.bias", false}, {"to_v.weight", "to_v.bias", false},
-     {"to_out.weight", "to_out.bias", false}, "fast_attention.projection_matrix", FeatureMap::Exp, true},
-    {HeadLayout::Torch, "torch", {"q_proj.weight", "q_proj.bias", false}, {"k_proj.weight", "k_proj.bias", false},
-     {"v_proj.weight", "v_proj.bias", false}, {"out_proj.weight", "out_proj.bias", false}, nullptr,
-     std::nullopt, false},
+     {"out_projection.weight", "out_projection.bias", false},
+     nullptr,
+     FeatureMap::Elu1,
+     false},
+    {HeadLayout::Performer,
+     "performer",
+     {"to_q.weight", "to_q.bias", false},
+     {"to_k.weight", "to_k.bias", false},
+     {"to_v.weight", "to_v.bias", false},
+     {"to_out.weight", "to_out.bias", false},
+     "fast_attention.projection_matrix",
+     FeatureMap::Exp,
+     true},
+    {HeadLayout::Torch,
+     "torch",
+     {"q_proj.weight", "q_proj.bias", false},
+     {"k_proj.weight", "k_proj.bias", false},
+     {"v_proj.weight", "v_proj.bias", false},
+     {"out_proj.weight", "out_proj.bias", false},
+     nullptr,
+     std::nullopt,
+     false},
 }};
 
 const LayoutSpec& spec_of(HeadLayout layout) {
@@ -65,11 +87,13 @@ const LayoutSpec& spec_of(HeadLayout layout) {
 
 std::string shape_text(const std::vector<std::uint64_t>& shape) {
   std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
   return text + "]";
 }
 
-const SafetensorsTensor& require(const SafetensorsFile& file, const char* name, const std::string& why) {
+const SafetensorsTensor& require(const SafetensorsFile& file, const char* name,
+                                 const std::string& why) {
   const SafetensorsTensor* tensor = file.find(name);
   if (tensor == nullptr) fail(file, "missing tensor '" + std::string(name) + "'" + why);
   return *tensor;
@@ -78,8 +102,8 @@ const SafetensorsTensor& require(const SafetensorsFile& file, const char* name, 
 void expect_shape(const SafetensorsFile& file, const SafetensorsTensor& tensor,
                   const std::vector<std::uint64_t>& shape, const std::string& meaning) {
   if (tensor.shape != shape)
-    fail(file, "tensor '" + tensor.name + "' has shape " + shape_text(tensor.shape) + ", expected " +
-                   meaning + " = " + shape_text(shape));
+    fail(file, "tensor '" + tensor.name + "' has shape " + shape_text(tensor.shape) +
+                   ", expected " + meaning + " = " + shape_text(shape));
 }
 
 RationalMatrix rows_of(const SafetensorsTensor& tensor, std::uint64_t rows, std::uint64_t columns) {
@@ -98,7 +122,8 @@ AffineMap read_affine(const SafetensorsFile& file, const AffineNames& names, std
   AffineMap map;
   map.weight = rows_of(weight, rows, m);
   const SafetensorsTensor* bias = file.find(names.bias);
-  if (bias == nullptr && names.bias_required) fail(file, "missing tensor '" + std::string(names.bias) + "'");
+  if (bias == nullptr && names.bias_required)
+    fail(file, "missing tensor '" + std::string(names.bias) + "'");
   if (bias != nullptr) {
     expect_shape(file, *bias, {rows}, "[" + rows_meaning + "]");
     map.bias = bias->values;
@@ -122,7 +147,8 @@ void check_names(const SafetensorsFile& file, const LayoutSpec& spec) {
 
 // The feature map: kernelrank's layout states it as its activation; the others take the
 // option, then metadata "feature_map", then the layout's default.
-FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec, const HeadReadOptions& options) {
+FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec,
+                          const HeadReadOptions& options) {
   const auto meta = [&](const char* key) -> std::optional<std::string> {
     const auto it = file.metadata.find(key);
     return it == file.metadata.end() ? std::nullopt : std::optional<std::string>(it->second);
@@ -130,8 +156,10 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec, c
   if (spec.layout == HeadLayout::Kernelrank) {
     if (meta("format") != std::optional<std::string>("kernelrank-head"))
       fail(file, "metadata format must be \"kernelrank-head\" for layout kernelrank");
-    if (meta("version") != std::optional<std::string>("1")) fail(file, "metadata version must be \"1\"");
-    if (meta("positions")) fail(file, "position-dependent heads are read only with relu or square activations");
+    if (meta("version") != std::optional<std::string>("1"))
+      fail(file, "metadata version must be \"1\"");
+    if (meta("positions"))
+      fail(file, "position-dependent heads are read only with relu or square activations");
     const auto activation = meta("activation");
     if (!activation) fail(file, "metadata \"activation\" missing");
     FeatureMap map;
@@ -141,8 +169,8 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec, c
       fail(file, std::string("metadata activation: ") + e.what());
     }
     if (options.feature_map && *options.feature_map != map)
-      throw UsageError("--feature-map " + to_string(*options.feature_map) + " contradicts the file's activation " +
-                       *activation);
+      throw UsageError("--feature-map " + to_string(*options.feature_map) +
+                       " contradicts the file's activation " + *activation);
     return map;
   }
   if (options.feature_map) return *options.feature_map;
@@ -154,7 +182,8 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec, c
     }
   }
   if (spec.default_map) return *spec.default_map;
-  throw UsageError("layout " + std::string(spec.name) + " has no default feature map: give --feature-map");
+  throw UsageError("layout " + std::string(spec.name) +
+                   " has no default feature map: give --feature-map");
 }
 
 }  // namespace
@@ -162,14 +191,17 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec, c
 HeadLayout parse_head_layout(const std::string& name) {
   for (const LayoutSpec& spec : kLayouts)
     if (name == spec.name) return spec.layout;
-  throw UsageError("layout must be kernelrank, fast-transformers, performer or torch, not '" + name + "'");
+  throw UsageError("layout must be kernelrank, fast-transformers, performer or torch, not '" +
+                   name + "'");
 }
 
 std::string to_string(HeadLayout layout) { return spec_of(layout).name; }
 
 bool needs_real_head_reader(const SafetensorsFile& file, const HeadReadOptions& options) {
   if (options.layout && *options.layout != HeadLayout::Kernelrank) return true;
-  if (!options.layout && file.metadata.count("layout") && file.metadata.at("layout") != "kernelrank") return true;
+  if (!options.layout && file.metadata.count("layout") &&
+      file.metadata.at("layout") != "kernelrank")
+    return true;
   // Unknown activations stay with the parametric reader, which names them.
   const auto activation = file.metadata.find("activation");
   if (activation == file.metadata.end()) return false;
@@ -184,8 +216,8 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
     layout = *options.layout;
     const auto stated = file.metadata.find("layout");
     if (stated != file.metadata.end() && stated->second != to_string(layout))
-      throw UsageError("--layout " + to_string(layout) + " contradicts the file's metadata layout \"" +
-                       stated->second + "\"");
+      throw UsageError("--layout " + to_string(layout) +
+                       " contradicts the file's metadata layout \"" + stated->second + "\"");
   } else if (const auto stated = file.metadata.find("layout"); stated != file.metadata.end()) {
     try {
       layout = parse_head_layout(stated->second);
@@ -198,23 +230,26 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
   check_names(file, spec);
   head.map = feature_map_of(file, spec, options);
   const SafetensorsTensor& query = require(file, spec.query.weight, "");
-  if (query.shape.size() != 2 || query.shape[1] < 1 || query.shape[1] > kMaxWidth || query.shape[0] < 1 ||
-      query.shape[0] > kMaxRows)
+  if (query.shape.size() != 2 || query.shape[1] < 1 || query.shape[1] > kMaxWidth ||
+      query.shape[0] < 1 || query.shape[0] > kMaxRows)
     fail(file, "tensor '" + query.name + "' has shape " + shape_text(query.shape) +
                    ", expected [dk, m] with 1 <= dk <= 100000 and 1 <= m <= 4096");
   const std::uint64_t dk = query.shape[0], m = query.shape[1];
   head.m = static_cast<int>(m);
   const SafetensorsTensor& value = require(file, spec.value.weight, "");
   if (value.shape.size() != 2 || value.shape[0] > kMaxRows)
-    fail(file, "tensor '" + value.name + "' has shape " + shape_text(value.shape) + ", expected [d, m]");
+    fail(file,
+         "tensor '" + value.name + "' has shape " + shape_text(value.shape) + ", expected [d, m]");
   const std::uint64_t d = value.shape[0];
   head.query = read_affine(file, spec.query, dk, m, "dk");
   head.key = read_affine(file, spec.key, dk, m, "dk");
   head.value = read_affine(file, spec.value, d, m, "d");
-  const bool own_readout = file.find(kReadoutC.weight) != nullptr || file.find(kReadoutE.weight) != nullptr;
+  const bool own_readout =
+      file.find(kReadoutC.weight) != nullptr || file.find(kReadoutE.weight) != nullptr;
   const bool out = spec.out.weight != nullptr && file.find(spec.out.weight) != nullptr;
   if (own_readout && out)
-    fail(file, "both '" + std::string(spec.out.weight) + "' and readout_c/readout_e: give one readout");
+    fail(file,
+         "both '" + std::string(spec.out.weight) + "' and readout_c/readout_e: give one readout");
   if (out) {
     // y = w . o + b: the readout vector is the same for every query.
     const AffineMap projection = read_affine(file, spec.out, 1, d, "1");
@@ -223,9 +258,10 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
     head.readout_e.weight.assign(1, RationalVector(m, Rational(0)));
     head.readout_e.bias = projection.bias;
   } else {
-    const std::string why = spec.out.weight == nullptr
-                                ? std::string()
-                                : " (the readout is '" + std::string(spec.out.weight) + "' or readout_c and readout_e)";
+    const std::string why =
+        spec.out.weight == nullptr
+            ? std::string()
+            : " (the readout is '" + std::string(spec.out.weight) + "' or readout_c and readout_e)";
     require(file, kReadoutC.weight, why);
     head.readout_c = read_affine(file, kReadoutC, d, m, "d");
     head.readout_e = read_affine(file, kReadoutE, 1, m, "1");
@@ -233,21 +269,27 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
   const SafetensorsTensor* projection = spec.projection ? file.find(spec.projection) : nullptr;
   if (head.map == FeatureMap::Exp) {
     if (spec.projection == nullptr)
-      fail(file, "exp features need a random projection, which layout " + std::string(spec.name) + " does not hold");
-    const SafetensorsTensor& omega = require(file, spec.projection, " (the random features of exp)");
-    if (omega.shape.size() != 2 || omega.shape[1] != dk || omega.shape[0] < 1 || omega.shape[0] > kMaxRows)
-      fail(file, "tensor '" + omega.name + "' has shape " + shape_text(omega.shape) + ", expected [r, dk] with dk = " +
-                     std::to_string(dk) + " (from " + spec.query.weight + ")");
+      fail(file, "exp features need a random projection, which layout " + std::string(spec.name) +
+                     " does not hold");
+    const SafetensorsTensor& omega =
+        require(file, spec.projection, " (the random features of exp)");
+    if (omega.shape.size() != 2 || omega.shape[1] != dk || omega.shape[0] < 1 ||
+        omega.shape[0] > kMaxRows)
+      fail(file, "tensor '" + omega.name + "' has shape " + shape_text(omega.shape) +
+                     ", expected [r, dk] with dk = " + std::to_string(dk) + " (from " +
+                     spec.query.weight + ")");
     head.projection = rows_of(omega, omega.shape[0], dk);
     if (spec.performer_scale) head.scale = Rational(1, static_cast<long long>(dk));
   } else if (projection != nullptr) {
-    fail(file, "tensor '" + projection->name + "' belongs to exp features, but the feature map is " +
-                   to_string(head.map));
+    fail(file, "tensor '" + projection->name +
+                   "' belongs to exp features, but the feature map is " + to_string(head.map));
   }
   if (const SafetensorsTensor* temperature = file.find(kTemperature)) {
-    if (head.map != FeatureMap::Softmax) fail(file, "tensor 'temperature' belongs to softmax heads only");
+    if (head.map != FeatureMap::Softmax)
+      fail(file, "tensor 'temperature' belongs to softmax heads only");
     if (temperature->values.size() != 1 || temperature->shape.size() > 1)
-      fail(file, "tensor 'temperature' has shape " + shape_text(temperature->shape) + ", expected [] or [1]");
+      fail(file, "tensor 'temperature' has shape " + shape_text(temperature->shape) +
+                     ", expected [] or [1]");
     head.temperature = temperature->values[0];
   }
   try {
@@ -255,10 +297,13 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
   } catch (const std::invalid_argument& e) {
     fail(file, e.what());
   }
-  head.description = std::string(spec.name) + " head, " + to_string(head.map) + " features, m = " +
-                     std::to_string(m) + ", dk = " + std::to_string(dk) + ", d = " + std::to_string(d);
-  if (head.map == FeatureMap::Exp) head.description += ", r = " + std::to_string(head.projection.size());
-  if (head.map == FeatureMap::Softmax) head.description += ", temperature " + to_string(head.temperature);
+  head.description = std::string(spec.name) + " head, " + to_string(head.map) +
+                     " features, m = " + std::to_string(m) + ", dk = " + std::to_string(dk) +
+                     ", d = " + std::to_string(d);
+  if (head.map == FeatureMap::Exp)
+    head.description += ", r = " + std::to_string(head.projection.size());
+  if (head.map == FeatureMap::Softmax)
+    head.description += ", temperature " + to_string(head.temperature);
   return head;
 }
 

@@ -52,8 +52,8 @@ class Walker {
 
  private:
   void skip_space() {
-    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' ||
-                                  text_[at_] == '\r'))
+    while (at_ < text_.size() &&
+           (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' || text_[at_] == '\r'))
       ++at_;
   }
   std::string string_token() {  // at_ on the opening quote; returns the raw contents
@@ -90,9 +90,7 @@ class Walker {
       if (at_ == start) ++at_;  // a stray delimiter: move on rather than loop
     }
   }
-  bool on_path(std::size_t matched) const {
-    return goal_ == Goal::path && matched < path_->size();
-  }
+  bool on_path(std::size_t matched) const { return goal_ == Goal::path && matched < path_->size(); }
   void object(std::size_t matched, int depth) {
     ++at_;
     std::set<std::string> keys;
@@ -111,7 +109,8 @@ class Walker {
       }
       skip_space();
       ++at_;  // ':'
-      const bool follows = on_path(matched) && !(*path_)[matched].index && (*path_)[matched].key == key;
+      const bool follows =
+          on_path(matched) && !(*path_)[matched].index && (*path_)[matched].key == key;
       value(follows ? matched + 1 : matched_off(), depth + 1);
     }
     ++at_;
@@ -163,7 +162,9 @@ std::optional<Position> to_position(const std::string& text, std::optional<std::
 
 }  // namespace
 
-Position of_offset(const std::string& text, std::size_t offset) { return position_of(text, offset); }
+Position of_offset(const std::string& text, std::size_t offset) {
+  return position_of(text, offset);
+}
 
 std::optional<Position> of_path(const std::string& text, const std::string& path) {
   const auto steps = parse_path(path);

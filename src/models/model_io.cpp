@@ -6,9 +6,9 @@
 #include "models/model_file_limits.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/head_layouts.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
-#include "kernelrank/core/text_input.hpp"
 
 namespace kernelrank {
 
@@ -19,8 +19,10 @@ std::unique_ptr<Model> model_from_safetensors(const SafetensorsFile& file) {
   const RealHead head = read_real_head(file, {});
   if (is_rational(head.map)) return exact_model(head);
   throw InputError::whole_file(
-      file.name, to_string(head.map) + " head refused: its features are not rational (exp), so only "
-                 "`kernelrank eval` decides it, with ball arithmetic (docs/model-format.md §12)");
+      file.name,
+      to_string(head.map) +
+          " head refused: its features are not rational (exp), so only "
+          "`kernelrank eval` decides it, with ball arithmetic (docs/model-format.md §12)");
 }
 
 namespace {
@@ -29,7 +31,8 @@ std::unique_ptr<Model> parse_any(std::string name, std::string contents) {
   if (looks_like_safetensors(name, contents))  // binary heads: docs/model-format.md §11
     return model_from_safetensors(parse_safetensors(name, contents));
   const std::size_t first = contents.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && contents[first] == '{') return model_files::parse_json(name, contents);
+  if (first != std::string::npos && contents[first] == '{')
+    return model_files::parse_json(name, contents);
   return model_files::parse_text(std::move(name), std::move(contents));
 }
 

@@ -5,8 +5,8 @@
 #include "models/model_file_limits.hpp"
 
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_io.hpp"
 #include "kernelrank/core/text_input.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -97,12 +97,12 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
   constexpr int kMaxJsonDepth = 16;
   const Json::parser_callback_t no_duplicates = [&](int depth, Json::parse_event_t event,
                                                     Json& parsed) {
-    const bool opens = event == Json::parse_event_t::object_start ||
-                       event == Json::parse_event_t::array_start;
+    const bool opens =
+        event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
     if (opens && depth >= kMaxJsonDepth)
-      throw_at(file, json_position::of_depth(contents, kMaxJsonDepth),
-               "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                   " levels (a model needs 3)");
+      throw_at(
+          file, json_position::of_depth(contents, kMaxJsonDepth),
+          "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (a model needs 3)");
     if ((opens || event == Json::parse_event_t::value) &&
         ++values > kMaxStoredNumbers + kMaxTabularTokens + 16)
       throw InputError(
@@ -134,8 +134,9 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
       const std::size_t at = contents.find(what.substr(open + 1, close - open - 1));
       if (at != std::string::npos) where = json_position::of_offset(contents, at);
     }
-    throw_at(file, where, "invalid JSON: " + json_error_text(e) +
-                        " (quote exact numbers as strings, e.g. \"1/2\" or \"1e400\")");
+    throw_at(file, where,
+             "invalid JSON: " + json_error_text(e) +
+                 " (quote exact numbers as strings, e.g. \"1/2\" or \"1e400\")");
   }
 
   const auto fail = [&](const std::string& path, const std::string& message) -> void {
@@ -155,13 +156,13 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     if (std::find_if(std::begin(keys), std::end(keys),
                      [&](const char* k) { return item.key() == k; }) == std::end(keys))
       fail(item.key(), "unknown key \"" + item.key() +
-           "\" (expected format, version, m, tokens, kernel, readout)");
+                           "\" (expected format, version, m, tokens, kernel, readout)");
   for (const char* key : keys)
     if (!doc.contains(key)) fail("", std::string("missing key \"") + key + "\"");
   const std::optional<long long> width = json_integer(doc["m"]);
   if (!width || *width < 1 || *width > kMaxModelWidth)
     fail("m", "expected an integer in 1.." + std::to_string(kMaxModelWidth) + ", found " +
-         doc["m"].dump());
+                  doc["m"].dump());
   const int m = static_cast<int>(*width);
 
   const Json& token_list = doc["tokens"];
@@ -175,7 +176,7 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     const std::string path = "tokens[" + std::to_string(i) + "]";
     if (!token_list[i].is_string())
       fail(path, "expected a 0/1 string of width " + std::to_string(m) + ", found " +
-           token_list[i].type_name());
+                     token_list[i].type_name());
     Token token;
     try {
       token = parse_token(token_list[i].get<std::string>(), m);
@@ -185,7 +186,7 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     const auto [it, inserted] = first.emplace(token, i);
     if (!inserted)
       fail(path, "duplicate token " + token.to_string() + " (also tokens[" +
-           std::to_string(it->second) + "])");
+                     std::to_string(it->second) + "])");
     tokens.push_back(std::move(token));
   }
 
@@ -196,16 +197,18 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     const Json& rows = doc[name];
     if (!rows.is_array() || rows.size() != k)
       fail(name, "expected an array of " + std::to_string(k) + " rows (one per token), found " +
-           (rows.is_array() ? std::to_string(rows.size()) + " rows" : rows.type_name()));
+                     (rows.is_array() ? std::to_string(rows.size()) + " rows" : rows.type_name()));
     for (std::size_t i = 0; i < k; ++i) {
       const std::string row_path = name + "[" + std::to_string(i) + "]";
       if (!rows[i].is_array() || rows[i].size() != k)
-        fail(row_path, "expected an array of " + std::to_string(k) + " numbers, found " +
-             (rows[i].is_array() ? std::to_string(rows[i].size()) : rows[i].type_name()));
+        fail(row_path,
+             "expected an array of " + std::to_string(k) + " numbers, found " +
+                 (rows[i].is_array() ? std::to_string(rows[i].size()) : rows[i].type_name()));
       RationalVector row;
       row.reserve(k);
       for (std::size_t j = 0; j < k; ++j)
-        row.push_back(json_rational(file, contents, rows[i][j], row_path + "[" + std::to_string(j) + "]"));
+        row.push_back(
+            json_rational(file, contents, rows[i][j], row_path + "[" + std::to_string(j) + "]"));
       tables[t].push_back(std::move(row));
     }
   }

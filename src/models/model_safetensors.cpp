@@ -112,7 +112,8 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
   const auto format = meta.find("format");
   if (format == meta.end())
     fail(file, "metadata \"format\" missing: expected __metadata__ {\"format\": \"" +
-                   std::string(kFormat) + "\", \"version\": \"1\", \"activation\": ...}; a head in another "
+                   std::string(kFormat) +
+                   "\", \"version\": \"1\", \"activation\": ...}; a head in another "
                    "library's layout needs eval --layout (docs/model-format.md §12)");
   if (format->second != kFormat)
     fail(file, "metadata format is \"" + format->second + "\", expected \"" + kFormat + "\"");
@@ -128,7 +129,9 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
   HeadMetadata head;
   const auto activation = meta.find("activation");
   if (activation == meta.end())
-    fail(file, "metadata \"activation\" missing: expected relu, square, identity, taylor2, elu1, exp or softmax");
+    fail(file,
+         "metadata \"activation\" missing: expected relu, square, identity, taylor2, elu1, exp or "
+         "softmax");
   head.activation = activation->second;
   if (head.activation != "relu" && head.activation != "square" && head.activation != "softmax")
     fail(file, "metadata activation is \"" + head.activation +
@@ -152,8 +155,9 @@ void check_tensor_names(const SafetensorsFile& file, int positions) {
     for (const Part& part : kParts) expected.insert(prefix(positions, slot) + part.name);
   for (const SafetensorsTensor& tensor : file.tensors) {
     if (expected.count(tensor.name) != 0) continue;
-    std::string hint = " (a kernelrank head has query, key, value, readout_c and readout_e, each "
-                       "with weight and bias";
+    std::string hint =
+        " (a kernelrank head has query, key, value, readout_c and readout_e, each "
+        "with weight and bias";
     if (positions > 0)
       hint += ", named pos<p>.<part> for p = 1.." + std::to_string(positions) +
               " since the metadata says positions=" + std::to_string(positions);
@@ -212,8 +216,9 @@ void check_shape(const SafetensorsFile& file, const SafetensorsTensor& tensor, c
                         : std::string(" (inconsistent ") + symbol + ": '" + source + "' gives " +
                               symbol + " = " + std::to_string(expected[i]) + ")";
   }
-  if (why.empty()) why = part.is_weight ? " (a weight is [rows, m], as in torch.nn.Linear)"
-                                        : " (a bias is [rows], as in torch.nn.Linear)";
+  if (why.empty())
+    why = part.is_weight ? " (a weight is [rows, m], as in torch.nn.Linear)"
+                         : " (a bias is [rows], as in torch.nn.Linear)";
   fail(file, "tensor '" + tensor.name + "' has shape " + shape_text(tensor.shape) + ", expected " +
                  shape_text(expected) + why);
 }
@@ -254,8 +259,8 @@ void validate(const HeadWeights& weights) {
       const std::uint64_t expected = dims.rows(part.rows) * (part.is_weight ? dims.m : 1);
       const std::size_t found = (weights.by_position[slot].*part.field).size();
       if (found != expected)
-        bad_weights(prefix(weights.positions, slot) + part.name + " has " +
-                    std::to_string(found) + " values, expected " + std::to_string(expected));
+        bad_weights(prefix(weights.positions, slot) + part.name + " has " + std::to_string(found) +
+                    " values, expected " + std::to_string(expected));
     }
 }
 
@@ -264,9 +269,10 @@ void validate(const HeadWeights& weights) {
 std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const SafetensorsFile& file) {
   const HeadMetadata head = read_head_metadata(file);
   if (head.activation == "softmax")
-    fail(file, "softmax head refused: the head has exp features (alpha = exp(<WQ x + bQ, "
-               "WK z + bK>)), which are not rational, so it can be evaluated only in floating "
-               "point; kernelrank verifies relu and square heads exactly");
+    fail(file,
+         "softmax head refused: the head has exp features (alpha = exp(<WQ x + bQ, "
+         "WK z + bK>)), which are not rational, so it can be evaluated only in floating "
+         "point; kernelrank verifies relu and square heads exactly");
   check_tensor_names(file, head.positions);
   const Dimensions dims = infer_dimensions(file, head.positions);
   std::vector<PositionValues> values(slots_of(head.positions));
@@ -307,8 +313,9 @@ std::string head_to_safetensors(const HeadWeights& weights) {
 std::unique_ptr<ParametricModel> parametric_model_from_weights(const HeadWeights& weights) {
   validate(weights);
   if (weights.activation == "softmax")
-    throw UsageError("a softmax head has exp features, which are not rational: it can be "
-                     "evaluated only in floating point, not turned into an exact model");
+    throw UsageError(
+        "a softmax head has exp features, which are not rational: it can be "
+        "evaluated only in floating point, not turned into an exact model");
   std::vector<PositionValues> values(weights.by_position.size());
   for (std::size_t slot = 0; slot < values.size(); ++slot)
     for (std::size_t k = 0; k < kPartCount; ++k) {

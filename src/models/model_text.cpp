@@ -7,10 +7,10 @@
 // allocated. The writer emits the canonical tabular form, which reads back to an equal model.
 #include "models/model_file_limits.hpp"
 
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_io.hpp"
 #include "kernelrank/core/text_input.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/models/model_io.hpp"
 
 #include <algorithm>
 #include <cstdint>

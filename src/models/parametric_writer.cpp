@@ -24,8 +24,8 @@ std::string parametric_model_to_text(const ParametricModel& model) {
   const bool by_position = model.position_dependent();
   std::string out = "kernelrank-model 1 kind=parametric m=" + std::to_string(model.width()) +
                     " r=" + std::to_string(model.feature_count().value_or(0)) +
-                    " d=" + std::to_string(model.value_width()) + " activation=" +
-                    (model.activation() == Activation::Relu ? "relu" : "square");
+                    " d=" + std::to_string(model.value_width()) +
+                    " activation=" + (model.activation() == Activation::Relu ? "relu" : "square");
   if (by_position) out += " positions=" + std::to_string(maps.size());
   out += "\n# each row: the m weights of coordinates 1..m, then the bias\n";
   for (std::size_t slot = 0; slot < maps.size(); ++slot) {

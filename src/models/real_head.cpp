@@ -60,7 +60,8 @@ class RationalHeadModel : public Model {
       return 1 + s + s * s / 2;
     }
     Rational sum = 0;
-    for (std::size_t i = 0; i < u.size(); ++i) sum += activate(head_.map, u[i]) * activate(head_.map, w[i]);
+    for (std::size_t i = 0; i < u.size(); ++i)
+      sum += activate(head_.map, u[i]) * activate(head_.map, w[i]);
     return sum;
   }
   Rational readout(const Token& q, const Token& z, int, int) const override {
@@ -69,12 +70,14 @@ class RationalHeadModel : public Model {
   Classification classify() const override {
     switch (head_.map) {
       case FeatureMap::Relu:
-      case FeatureMap::Square: return {ModelClass::PositiveFeatures, "relu/square features are >= 0"};
+      case FeatureMap::Square:
+        return {ModelClass::PositiveFeatures, "relu/square features are >= 0"};
       case FeatureMap::Taylor2:
         return {ModelClass::NonnegativeKernel, "1 + s + s^2/2 = ((s + 1)^2 + 1)/2 > 0"};
       default:
-        return {ModelClass::OutsideNK,
-                "identity features are signed; the kernel may be negative (not checked on every pair)"};
+        return {
+            ModelClass::OutsideNK,
+            "identity features are signed; the kernel may be negative (not checked on every pair)"};
     }
   }
 
@@ -87,8 +90,9 @@ class RationalHeadModel : public Model {
 FeatureMap parse_feature_map(const std::string& name) {
   for (const auto& [map, text] : kNames)
     if (name == text) return map;
-  throw UsageError("feature map must be relu, square, identity, taylor2, elu1, exp or softmax, not '" +
-                   name + "'");
+  throw UsageError(
+      "feature map must be relu, square, identity, taylor2, elu1, exp or softmax, not '" + name +
+      "'");
 }
 
 std::string to_string(FeatureMap map) {
@@ -113,14 +117,16 @@ std::optional<int> RealHead::feature_count() const {
 void validate(const RealHead& head) {
   if (head.m < 1) throw std::invalid_argument("m must be at least 1");
   const std::size_t dk = head.query.bias.size(), d = head.value.bias.size();
-  if (dk == 0 && head.map != FeatureMap::Softmax) throw std::invalid_argument("query: no features (dk = 0)");
+  if (dk == 0 && head.map != FeatureMap::Softmax)
+    throw std::invalid_argument("query: no features (dk = 0)");
   check_affine(head.query, dk, head.m, "query");
   check_affine(head.key, dk, head.m, "key");
   check_affine(head.value, d, head.m, "value");
   check_affine(head.readout_c, d, head.m, "readout_c");
   check_affine(head.readout_e, 1, head.m, "readout_e");
   if (head.map == FeatureMap::Exp) {
-    if (head.projection.empty()) throw std::invalid_argument("projection: exp features need at least one row");
+    if (head.projection.empty())
+      throw std::invalid_argument("projection: exp features need at least one row");
     for (const RationalVector& row : head.projection)
       if (row.size() != dk)
         throw std::invalid_argument("projection: a row has " + std::to_string(row.size()) +
@@ -133,7 +139,8 @@ void validate(const RealHead& head) {
 
 std::unique_ptr<Model> exact_model(const RealHead& head) {
   if (!is_rational(head.map))
-    throw UsageError("the " + to_string(head.map) + " feature map is not rational: use the ball evaluation");
+    throw UsageError("the " + to_string(head.map) +
+                     " feature map is not rational: use the ball evaluation");
   validate(head);
   return std::make_unique<RationalHeadModel>(head);
 }

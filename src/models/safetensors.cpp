@@ -72,10 +72,13 @@ std::uint64_t little_endian(const unsigned char* bytes, std::size_t count) {
 
 std::size_t element_bytes(SafetensorsDtype dtype) {
   switch (dtype) {
-    case SafetensorsDtype::F64: return 8;
-    case SafetensorsDtype::F32: return 4;
+    case SafetensorsDtype::F64:
+      return 8;
+    case SafetensorsDtype::F32:
+      return 4;
     case SafetensorsDtype::F16:
-    case SafetensorsDtype::BF16: return 2;
+    case SafetensorsDtype::BF16:
+      return 2;
   }
   return 8;
 }
@@ -94,8 +97,8 @@ Json parse_header_json(const std::string& file, std::string::const_iterator begi
   std::vector<std::set<std::string>> open_objects;
   unsigned long long values = 0;
   const Json::parser_callback_t strict = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    const bool opens = event == Json::parse_event_t::object_start ||
-                       event == Json::parse_event_t::array_start;
+    const bool opens =
+        event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
     if (opens && depth >= kMaxJsonDepth)
       fail(file, "safetensors header nested deeper than " + std::to_string(kMaxJsonDepth) +
                      " levels (the format needs 3)");
@@ -123,8 +126,8 @@ Json parse_header_json(const std::string& file, std::string::const_iterator begi
 
 std::map<std::string, std::string> read_metadata(const std::string& file, const Json& value) {
   if (!value.is_object())
-    fail(file, "__metadata__ must be a JSON object of strings, found " +
-                   std::string(value.type_name()));
+    fail(file,
+         "__metadata__ must be a JSON object of strings, found " + std::string(value.type_name()));
   std::map<std::string, std::string> metadata;
   for (const auto& item : value.items()) {
     if (!item.value().is_string())
@@ -293,10 +296,14 @@ bool has_safetensors_suffix(std::string_view name) {
 
 const char* dtype_name(SafetensorsDtype dtype) {
   switch (dtype) {
-    case SafetensorsDtype::F64: return "F64";
-    case SafetensorsDtype::F32: return "F32";
-    case SafetensorsDtype::F16: return "F16";
-    case SafetensorsDtype::BF16: return "BF16";
+    case SafetensorsDtype::F64:
+      return "F64";
+    case SafetensorsDtype::F32:
+      return "F32";
+    case SafetensorsDtype::F16:
+      return "F16";
+    case SafetensorsDtype::BF16:
+      return "BF16";
   }
   return "F64";
 }
@@ -324,11 +331,11 @@ SafetensorsFile parse_safetensors(const std::string& name, const std::string& by
                    " is larger than the limit of " + std::to_string(kMaxSafetensorsHeaderBytes) +
                    " bytes");
   const auto header_begin = bytes.begin() + static_cast<std::ptrdiff_t>(kLengthBytes);
-  const Json header = parse_header_json(
-      name, header_begin, header_begin + static_cast<std::ptrdiff_t>(header_bytes));
+  const Json header = parse_header_json(name, header_begin,
+                                        header_begin + static_cast<std::ptrdiff_t>(header_bytes));
   if (!header.is_object())
-    fail(name, "safetensors header must be a JSON object, found " +
-                   std::string(header.type_name()));
+    fail(name,
+         "safetensors header must be a JSON object, found " + std::string(header.type_name()));
 
   SafetensorsFile file;
   file.name = name;
@@ -408,8 +415,8 @@ std::string safetensors_bytes(const std::vector<WrittenTensor>& tensors,
     for (std::size_t k = 0; k < tensor.values.size(); ++k) {
       const double value = tensor.values[k];
       if (!std::isfinite(value))
-        throw std::invalid_argument("safetensors_bytes: tensor '" + tensor.name +
-                                    "' value " + std::to_string(k) + " is NaN or infinite");
+        throw std::invalid_argument("safetensors_bytes: tensor '" + tensor.name + "' value " +
+                                    std::to_string(k) + " is NaN or infinite");
       std::uint64_t bits = 0;
       std::memcpy(&bits, &value, sizeof bits);
       for (int byte = 0; byte < 8; ++byte) buffer += static_cast<char>((bits >> (8 * byte)) & 0xFF);

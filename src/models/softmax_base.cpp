@@ -1,8 +1,8 @@
 // Search for the smallest softmax base that solves T(m,n) (theory.md L5).
 #include "kernelrank/models/softmax_base.hpp"
 
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 
 namespace kernelrank {
 namespace {
@@ -24,9 +24,9 @@ SoftmaxBaseResult smallest_softmax_base(int m, int n, int max_base,
   SoftmaxBaseResult result;
   result.m = m;
   result.n = n;
-  const bool brute_force =
-      static_cast<long double>(m) * n <= 63 &&
-      static_cast<long double>(std::uint64_t{1} << (m * n)) <= static_cast<long double>(brute_force_limit);
+  const bool brute_force = static_cast<long double>(m) * n <= 63 &&
+                           static_cast<long double>(std::uint64_t{1} << (m * n)) <=
+                               static_cast<long double>(brute_force_limit);
   result.brute_force_checked = brute_force;
   EvalOptions options;
   options.max_failures = 1;

@@ -3,11 +3,11 @@
 // registration function per concern (one .cpp file each).
 #pragma once
 
+#include "kernelrank/core/instance.hpp"
+#include "kernelrank/core/rational.hpp"
 #include "kernelrank/eval/ball_eval.hpp"
 #include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/core/instance.hpp"
 #include "kernelrank/models/model.hpp"
-#include "kernelrank/core/rational.hpp"
 #include "kernelrank/models/real_head.hpp"
 #include "kernelrank/models/safetensors.hpp"
 
@@ -34,12 +34,12 @@ py::object to_fraction(const std::optional<Rational>& value);  // None for nullo
 // output, error and fails; instances that were only drawn (generate_family) have
 // output = error = fails = None.
 struct PyInstance {
-  py::list tokens;        // str, "0110" (coordinate 1 first)
-  int query = 1;          // 1-based, as the CLI prints it
-  int target = 0;         // min_j <x_query, x_j>
-  py::object output;      // Fraction or None (zero denominator / not evaluated)
-  py::object error;       // Fraction or None
-  py::object fails;       // bool, or None when not evaluated
+  py::list tokens;    // str, "0110" (coordinate 1 first)
+  int query = 1;      // 1-based, as the CLI prints it
+  int target = 0;     // min_j <x_query, x_j>
+  py::object output;  // Fraction or None (zero denominator / not evaluated)
+  py::object error;   // Fraction or None
+  py::object fails;   // bool, or None when not evaluated
 };
 PyInstance to_instance(const InstanceOutcome& outcome);
 PyInstance to_instance(const Instance& instance);  // not evaluated
@@ -70,10 +70,10 @@ SafetensorsFile safetensors_from_dict(const py::dict& tensors, const DictHeadOpt
 
 // The model a Python call names: a path, a dict of arrays or a built-in (builtin=...).
 struct ModelArgs {
-  py::object model;        // path, dict or None
-  py::object builtin;      // str or None
-  py::object base;         // str/int/Fraction or None (then "3")
-  py::object activation;   // str or None (a dict in kernelrank's layout: "relu", or feature_map)
+  py::object model;       // path, dict or None
+  py::object builtin;     // str or None
+  py::object base;        // str/int/Fraction or None (then "3")
+  py::object activation;  // str or None (a dict in kernelrank's layout: "relu", or feature_map)
   std::string name = "<dict>";
   py::object positions;    // None or int
   py::object layout;       // str or None (safetensors heads: docs/model-format.md §12)
@@ -94,8 +94,8 @@ std::unique_ptr<Model> load_python_model(const ModelArgs& args, int m, int n);
 
 // ---- ball arithmetic (evaluate_ball.cpp) --------------------------------------------------
 struct BallArgs {
-  py::object family;         // path or None: else the cube T(m, n)
-  int m = 0, n = 3;          // m = 0: the head's width
+  py::object family;  // path or None: else the cube T(m, n)
+  int m = 0, n = 3;   // m = 0: the head's width
   BallOptions options;
 };
 // What `kernelrank eval` reports for a head with transcendental features, as a BallResult.

@@ -13,14 +13,14 @@ namespace {
 
 struct PyBoundResult {
   int m = 0, n = 3;
-  py::object bound;         // int
-  std::string source;       // "code", "order", ...
-  std::string description;  // one line for people
-  py::object construction;  // the code construction when the code bound wins, else None
-  py::object rule;          // "trace"/"dominance"/... (the certificate's rule)
-  py::object rows;          // rows of the winning code construction, or None
-  py::list sources;         // (source, bound, detail) for every source that gave a bound
-  std::string certificate;  // the checker-verified certificate text
+  py::object bound;             // int
+  std::string source;           // "code", "order", ...
+  std::string description;      // one line for people
+  py::object construction;      // the code construction when the code bound wins, else None
+  py::object rule;              // "trace"/"dominance"/... (the certificate's rule)
+  py::object rows;              // rows of the winning code construction, or None
+  py::list sources;             // (source, bound, detail) for every source that gave a bound
+  std::string certificate;      // the checker-verified certificate text
   py::object certificate_path;  // where it was written, or None
   std::string message;          // the sentence the CLI prints about the written certificate
   py::object r, r_ruled_out;    // the r asked about and whether it is ruled out, or None
@@ -30,18 +30,21 @@ struct PyBoundResult {
 
 std::string bound_repr(const PyBoundResult& b) {
   return "BoundResult(m=" + std::to_string(b.m) + ", n=" + std::to_string(b.n) +
-         ", bound=" + py::str(b.bound).cast<std::string>() + ", source=" + py::repr(py::str(b.source)).cast<std::string>() +
+         ", bound=" + py::str(b.bound).cast<std::string>() +
+         ", source=" + py::repr(py::str(b.source)).cast<std::string>() +
          ", construction=" + py::repr(b.construction).cast<std::string>() + ")";
 }
 
-PyBoundResult run_bound(int m, int n, const py::object& r, const py::object& code, bool position_dependent,
-                        const std::string& model_class, const std::string& mode, const py::object& certificate,
-                        std::uint64_t seed, int effort, bool subset) {
+PyBoundResult run_bound(int m, int n, const py::object& r, const py::object& code,
+                        bool position_dependent, const std::string& model_class,
+                        const std::string& mode, const py::object& certificate, std::uint64_t seed,
+                        int effort, bool subset) {
   CertificateTask task;
   task.m = m;
   task.n = n;
   task.mode = parse_query_mode(mode);
-  if (model_class != "NK" && model_class != "PF") raise_usage("--class must be NK or PF, not " + model_class);
+  if (model_class != "NK" && model_class != "PF")
+    raise_usage("--class must be NK or PF, not " + model_class);
   task.positive_features = model_class == "PF";
   task.position_dependent = position_dependent;
   BoundSearchOptions options;
@@ -76,55 +79,71 @@ PyBoundResult run_bound(int m, int n, const py::object& r, const py::object& cod
   result.model_class = model_class;
   result.position_dependent = position_dependent;
   const bool code_wins = sourced.best.source == BoundSource::Code && sourced.code;
-  result.construction = code_wins ? py::object(py::str(sourced.code->best.construction)) : py::object(py::none());
+  result.construction =
+      code_wins ? py::object(py::str(sourced.code->best.construction)) : py::object(py::none());
   result.rows = code_wins ? py::object(py::int_(sourced.code->bound.rows)) : py::object(py::none());
   if (code_wins) {
     result.rule = py::str(to_string(sourced.code->bound.rule));
   } else {
     const BoundSource s = sourced.best.source;
-    result.rule = py::str(s == BoundSource::OneRow ? "trace" : s == BoundSource::Order ? "order"
-                          : s == BoundSource::Dependence ? "dependence" : "inherit");
+    result.rule = py::str(s == BoundSource::OneRow       ? "trace"
+                          : s == BoundSource::Order      ? "order"
+                          : s == BoundSource::Dependence ? "dependence"
+                                                         : "inherit");
   }
   for (const SourcedCandidate& c : sourced.candidates)
-    result.sources.append(py::make_tuple(to_string(c.source), to_python_int(c.bound), c.description));
+    result.sources.append(
+        py::make_tuple(to_string(c.source), to_python_int(c.bound), c.description));
   result.certificate_path = path.empty() ? py::object(py::none()) : py::object(py::str(path));
   result.message = message;
   result.r = asked >= 0 ? py::object(py::int_(asked)) : py::object(py::none());
-  result.r_ruled_out = asked >= 0 ? py::object(py::bool_(Integer(asked) < sourced.best.bound)) : py::object(py::none());
+  result.r_ruled_out = asked >= 0 ? py::object(py::bool_(Integer(asked) < sourced.best.bound))
+                                  : py::object(py::none());
   return result;
 }
 
 }  // namespace
 
 void register_bound(py::module_& module) {
-  py::class_<PyBoundResult>(module, "BoundResult",
-                            "A certified lower bound r >= bound on the feature rank of models solving T(m,n), "
-                            "as `kernelrank bound --m M` reports it.")
+  py::class_<PyBoundResult>(
+      module, "BoundResult",
+      "A certified lower bound r >= bound on the feature rank of models solving T(m,n), "
+      "as `kernelrank bound --m M` reports it.")
       .def_readonly("m", &PyBoundResult::m, "Token width")
       .def_readonly("n", &PyBoundResult::n, "Sequence length")
-      .def_readonly("bound", &PyBoundResult::bound, "The certified bound (int): every model solving T(m,n) has r >= bound")
-      .def_readonly("source", &PyBoundResult::source, "Which argument gives it: 'code', 'order', ... (as the CLI prints)")
-      .def_readonly("description", &PyBoundResult::description, "One line for people about the winning source")
+      .def_readonly("bound", &PyBoundResult::bound,
+                    "The certified bound (int): every model solving T(m,n) has r >= bound")
+      .def_readonly("source", &PyBoundResult::source,
+                    "Which argument gives it: 'code', 'order', ... (as the CLI prints)")
+      .def_readonly("description", &PyBoundResult::description,
+                    "One line for people about the winning source")
       .def_readonly("construction", &PyBoundResult::construction,
                     "The code construction (str) when the code bound wins, else None")
-      .def_readonly("rule", &PyBoundResult::rule, "The rule of the certificate (as the CLI's JSON 'rule')")
+      .def_readonly("rule", &PyBoundResult::rule,
+                    "The rule of the certificate (as the CLI's JSON 'rule')")
       .def_readonly("rows", &PyBoundResult::rows, "Rows of the winning code construction, or None")
-      .def_readonly("sources", &PyBoundResult::sources, "(source, bound, detail) for every source that gave a bound")
-      .def_readonly("certificate", &PyBoundResult::certificate, "The certificate text (verified by the checker library)")
-      .def_readonly("certificate_path", &PyBoundResult::certificate_path, "Where the certificate was written, or None")
-      .def_readonly("message", &PyBoundResult::message, "The CLI's sentence about the written certificate ('' if none)")
+      .def_readonly("sources", &PyBoundResult::sources,
+                    "(source, bound, detail) for every source that gave a bound")
+      .def_readonly("certificate", &PyBoundResult::certificate,
+                    "The certificate text (verified by the checker library)")
+      .def_readonly("certificate_path", &PyBoundResult::certificate_path,
+                    "Where the certificate was written, or None")
+      .def_readonly("message", &PyBoundResult::message,
+                    "The CLI's sentence about the written certificate ('' if none)")
       .def_readonly("r", &PyBoundResult::r, "The r asked about (int), or None")
       .def_readonly("r_ruled_out", &PyBoundResult::r_ruled_out, "Whether r < bound (bool), or None")
       .def_readonly("model_class", &PyBoundResult::model_class, "'NK' or 'PF'")
-      .def_readonly("position_dependent", &PyBoundResult::position_dependent, "Bound for position-dependent maps")
+      .def_readonly("position_dependent", &PyBoundResult::position_dependent,
+                    "Bound for position-dependent maps")
       .def("__int__", [](const PyBoundResult& b) { return b.bound; })
       .def("__repr__", &bound_repr);
 
-  module.def("bound", &run_bound, py::arg("m"), py::kw_only(), py::arg("n") = 3, py::arg("r") = py::none(),
-             py::arg("code") = py::none(), py::arg("position_dependent") = false, py::arg("model_class") = "NK",
-             py::arg("mode") = "first", py::arg("certificate") = py::none(), py::arg("seed") = 1,
-             py::arg("effort") = 1, py::arg("subset") = true,
-             R"doc(The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult.
+  module.def(
+      "bound", &run_bound, py::arg("m"), py::kw_only(), py::arg("n") = 3, py::arg("r") = py::none(),
+      py::arg("code") = py::none(), py::arg("position_dependent") = false,
+      py::arg("model_class") = "NK", py::arg("mode") = "first", py::arg("certificate") = py::none(),
+      py::arg("seed") = 1, py::arg("effort") = 1, py::arg("subset") = true,
+      R"doc(The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult.
 
 The same computation as `kernelrank bound --m M --n N`: every source (code bound, order
 argument, inheritance, linear dependence, one row) is tried, and each candidate

@@ -24,8 +24,9 @@ struct PyCheckResult {
 };
 
 std::string check_repr(const PyCheckResult& r) {
-  return "CheckResult(verified=" + std::string(r.verified ? "True" : "False") + ", status=" +
-         py::repr(py::str(r.status)).cast<std::string>() + ", bound=" + py::repr(r.bound).cast<std::string>() +
+  return "CheckResult(verified=" + std::string(r.verified ? "True" : "False") +
+         ", status=" + py::repr(py::str(r.status)).cast<std::string>() +
+         ", bound=" + py::repr(r.bound).cast<std::string>() +
          ", path=" + py::repr(py::str(r.path)).cast<std::string>() + ")";
 }
 
@@ -58,7 +59,8 @@ PyCheckResult run_check(const py::object& path_arg, const py::object& family_arg
     checked = krcheck::check_certificate(path, family, out, err, options);
   }
   // An unreadable file is not a wrong certificate: raise with the checker's own line.
-  for (const std::string& input : family ? std::vector<std::string>{path, *family} : std::vector<std::string>{path})
+  for (const std::string& input :
+       family ? std::vector<std::string>{path, *family} : std::vector<std::string>{path})
     if (!readable(input)) throw InputError(input, 0, "cannot open the file");
   PyCheckResult result;
   result.verified = checked.status == krcheck::Status::verified;
@@ -77,23 +79,32 @@ PyCheckResult run_check(const py::object& path_arg, const py::object& family_arg
 }  // namespace
 
 void register_check(py::module_& module) {
-  py::class_<PyCheckResult>(module, "CheckResult",
-                            "The independent checker's verdict on a certificate (what kernelrank-check prints).")
-      .def_readonly("verified", &PyCheckResult::verified, "True exactly when the checker prints 's VERIFIED'")
-      .def_readonly("status", &PyCheckResult::status, "The checker's status line, 's VERIFIED' or 's NOT VERIFIED'")
+  py::class_<PyCheckResult>(
+      module, "CheckResult",
+      "The independent checker's verdict on a certificate (what kernelrank-check prints).")
+      .def_readonly("verified", &PyCheckResult::verified,
+                    "True exactly when the checker prints 's VERIFIED'")
+      .def_readonly("status", &PyCheckResult::status,
+                    "The checker's status line, 's VERIFIED' or 's NOT VERIFIED'")
       .def_readonly("message", &PyCheckResult::message,
                     "The checker's error lines ('FILE:LINE: error: MESSAGE'), '' when verified")
-      .def_readonly("output", &PyCheckResult::output, "Everything kernelrank-check prints on stdout")
-      .def_readonly("bound", &PyCheckResult::bound, "The bound r >= bound the rule gives (int), or None")
-      .def_readonly("claim", &PyCheckResult::claim, "The certificate's claimed bound (int), or None")
-      .def_readonly("exit_code", &PyCheckResult::exit_code, "kernelrank-check's exit code: 0, 1, 2 or 4 (internal error)")
+      .def_readonly("output", &PyCheckResult::output,
+                    "Everything kernelrank-check prints on stdout")
+      .def_readonly("bound", &PyCheckResult::bound,
+                    "The bound r >= bound the rule gives (int), or None")
+      .def_readonly("claim", &PyCheckResult::claim,
+                    "The certificate's claimed bound (int), or None")
+      .def_readonly("exit_code", &PyCheckResult::exit_code,
+                    "kernelrank-check's exit code: 0, 1, 2 or 4 (internal error)")
       .def_readonly("path", &PyCheckResult::path, "The certificate file")
-      .def("__bool__", [](const PyCheckResult& r) { return r.verified; }, "Same as verified")
+      .def(
+          "__bool__", [](const PyCheckResult& r) { return r.verified; }, "Same as verified")
       .def("__repr__", &check_repr);
 
-  module.def("check_certificate", &run_check, py::arg("path"), py::arg("family") = py::none(), py::kw_only(),
-             py::arg("threads") = 0,
-             R"doc(Check a certificate with the independent checker's library; returns a CheckResult.
+  module.def(
+      "check_certificate", &run_check, py::arg("path"), py::arg("family") = py::none(),
+      py::kw_only(), py::arg("threads") = 0,
+      R"doc(Check a certificate with the independent checker's library; returns a CheckResult.
 
 The same check as `kernelrank-check [--threads T] CERT [FAMILY]` (the checker shares no
 code with the producer). A certificate that is wrong or malformed is not an exception:

@@ -58,7 +58,8 @@ py::list to_instances(const std::vector<InstanceOutcome>& outcomes) {
 
 std::string instance_repr(const PyInstance& instance) {
   std::string tokens;
-  for (const py::handle token : instance.tokens) tokens += (tokens.empty() ? "" : ", ") + py::repr(token).cast<std::string>();
+  for (const py::handle token : instance.tokens)
+    tokens += (tokens.empty() ? "" : ", ") + py::repr(token).cast<std::string>();
   std::string text = "Instance(tokens=[" + tokens + "], query=" + std::to_string(instance.query) +
                      ", target=" + std::to_string(instance.target);
   if (!instance.fails.is_none()) {
@@ -78,20 +79,24 @@ std::string path_argument(const py::handle& value, const char* what) {
     throw py::type_error(std::string(what) + " must be a path (str or os.PathLike), not " +
                          py::str(py::type::of(value).attr("__name__")).cast<std::string>());
   const py::object path = py::module_::import("os").attr("fspath")(value);
-  if (!py::isinstance<py::str>(path)) throw py::type_error(std::string(what) + " must be a str path");
+  if (!py::isinstance<py::str>(path))
+    throw py::type_error(std::string(what) + " must be a str path");
   return path.cast<std::string>();
 }
 
 void register_types(py::module_& module) {
-  py::class_<PyInstance>(module, "Instance",
-                         "One Min-IP instance: the tokens x_1..x_n, the queried position and the "
-                         "target min_j <x_query, x_j>.\n\n"
-                         "For an evaluated instance, output and error are the exact model output y "
-                         "and |y - target| as fractions.Fraction (None when the output is undefined: "
-                         "zero denominator), and fails says whether error >= 1/2 or undefined. For an "
-                         "instance that was only generated, output, error and fails are None.")
-      .def_readonly("tokens", &PyInstance::tokens, "The tokens as 0/1 strings, coordinate 1 first (list of str)")
-      .def_readonly("query", &PyInstance::query, "The queried position, 1-based as the CLI prints it (int)")
+  py::class_<PyInstance>(
+      module, "Instance",
+      "One Min-IP instance: the tokens x_1..x_n, the queried position and the "
+      "target min_j <x_query, x_j>.\n\n"
+      "For an evaluated instance, output and error are the exact model output y "
+      "and |y - target| as fractions.Fraction (None when the output is undefined: "
+      "zero denominator), and fails says whether error >= 1/2 or undefined. For an "
+      "instance that was only generated, output, error and fails are None.")
+      .def_readonly("tokens", &PyInstance::tokens,
+                    "The tokens as 0/1 strings, coordinate 1 first (list of str)")
+      .def_readonly("query", &PyInstance::query,
+                    "The queried position, 1-based as the CLI prints it (int)")
       .def_readonly("target", &PyInstance::target, "The Min-IP target min_j <x_query, x_j> (int)")
       .def_readonly("output", &PyInstance::output, "Exact model output (Fraction), or None")
       .def_readonly("error", &PyInstance::error, "Exact |output - target| (Fraction), or None")

@@ -4,8 +4,8 @@
 // is the whole "FILE:LINE: error: MESSAGE" line, which the CLI prints without a prefix.
 #include "bindings.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "check/reader.hpp"  // krcheck::printable: the CLI's rendering of messages
+#include "kernelrank/core/errors.hpp"
 
 #include <new>
 
@@ -19,7 +19,8 @@ PyObject* resource_error = nullptr;
 PyObject* output_error = nullptr;
 PyObject* internal_error = nullptr;
 
-PyObject* new_class(py::module_& module, const char* name, const char* doc, PyObject* builtin_base) {
+PyObject* new_class(py::module_& module, const char* name, const char* doc,
+                    PyObject* builtin_base) {
   const std::string qualified = std::string("kernelrank.") + name;
   py::tuple bases = builtin_base == nullptr
                         ? py::make_tuple(py::reinterpret_borrow<py::object>(PyExc_Exception))
@@ -27,7 +28,8 @@ PyObject* new_class(py::module_& module, const char* name, const char* doc, PyOb
                                          py::reinterpret_borrow<py::object>(builtin_base));
   PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
   if (type == nullptr) throw py::error_already_set();
-  module.add_object(name, py::reinterpret_borrow<py::object>(type));  // the module keeps a reference
+  module.add_object(name,
+                    py::reinterpret_borrow<py::object>(type));  // the module keeps a reference
   Py_DECREF(type);
   return type;
 }
@@ -50,24 +52,29 @@ void set_input_error(const InputError& e) {
 [[noreturn]] void raise_usage(const std::string& message) { throw UsageError(message); }
 
 void register_errors(py::module_& module) {
-  error_base = new_class(module, "Error",
-                         "Base class of every error kernelrank raises; the message is the text the CLI prints.",
-                         nullptr);
+  error_base = new_class(
+      module, "Error",
+      "Base class of every error kernelrank raises; the message is the text the CLI prints.",
+      nullptr);
   usage_error = new_class(module, "UsageError",
-                          "An impossible or inconsistent parameter (the CLI's exit code 2).", PyExc_ValueError);
-  input_error = new_class(module, "InputError",
-                          "Malformed input: the message is 'FILE:LINE: error: MESSAGE' (line 0: the whole "
-                          "file), as the CLI prints it; attributes file and line (exit code 2).",
+                          "An impossible or inconsistent parameter (the CLI's exit code 2).",
                           PyExc_ValueError);
-  resource_error = new_class(module, "ResourceError",
-                             "A run refused up front because it would exceed a size, time or memory limit; "
-                             "the message says what it would need (exit code 3).",
-                             PyExc_MemoryError);
-  output_error = new_class(module, "OutputError", "An output file that cannot be written (exit code 2).",
-                           PyExc_OSError);
-  internal_error = new_class(module, "InternalError",
-                             "A failed internal consistency check: a bug, please report it (exit code 4).",
-                             PyExc_RuntimeError);
+  input_error =
+      new_class(module, "InputError",
+                "Malformed input: the message is 'FILE:LINE: error: MESSAGE' (line 0: the whole "
+                "file), as the CLI prints it; attributes file and line (exit code 2).",
+                PyExc_ValueError);
+  resource_error =
+      new_class(module, "ResourceError",
+                "A run refused up front because it would exceed a size, time or memory limit; "
+                "the message says what it would need (exit code 3).",
+                PyExc_MemoryError);
+  output_error = new_class(module, "OutputError",
+                           "An output file that cannot be written (exit code 2).", PyExc_OSError);
+  internal_error =
+      new_class(module, "InternalError",
+                "A failed internal consistency check: a bug, please report it (exit code 4).",
+                PyExc_RuntimeError);
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -3,13 +3,13 @@
 // objects (exact values as fractions.Fraction).
 #include "bindings.hpp"
 
-#include "cli/limits.hpp"         // the CLI's profile-work refusal, same message
+#include "cli/limits.hpp"  // the CLI's profile-work refusal, same message
 
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/parallel.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/core/parallel.hpp"
 
 namespace kernelrank::python {
 namespace {
@@ -25,10 +25,12 @@ struct PyEvalResult {
 };
 
 std::string eval_repr(const PyEvalResult& r) {
-  return "EvalResult(solves=" + std::string(r.solves ? "True" : "False") + ", instances=" +
-         py::str(r.instances).cast<std::string>() + ", failing=" + py::str(r.failing).cast<std::string>() +
-         ", undefined=" + py::str(r.undefined).cast<std::string>() + ", max_error=" +
-         py::repr(r.max_error).cast<std::string>() + ", method=" + py::repr(py::str(r.method)).cast<std::string>() +
+  return "EvalResult(solves=" + std::string(r.solves ? "True" : "False") +
+         ", instances=" + py::str(r.instances).cast<std::string>() +
+         ", failing=" + py::str(r.failing).cast<std::string>() +
+         ", undefined=" + py::str(r.undefined).cast<std::string>() +
+         ", max_error=" + py::repr(r.max_error).cast<std::string>() +
+         ", method=" + py::repr(py::str(r.method)).cast<std::string>() +
          ", failures=" + std::to_string(py::len(r.failures)) + " listed)";
 }
 
@@ -38,7 +40,9 @@ struct PrecisionArgs {
 
 void refuse_precision(const PrecisionArgs& precision) {
   if (!precision.precision.is_none() || !precision.max_precision.is_none())
-    throw UsageError("--precision and --max-precision apply to heads with transcendental features (elu1, exp, softmax)");
+    throw UsageError(
+        "--precision and --max-precision apply to heads with transcendental features (elu1, exp, "
+        "softmax)");
 }
 
 int optional_int(const py::object& value, const char* what) {
@@ -53,12 +57,14 @@ int optional_int(const py::object& value, const char* what) {
 namespace {
 
 // A head with transcendental features: ball arithmetic on a family or the cube, as the CLI.
-py::object run_ball(const RealHead& head, const py::object& family_arg, int m, int n, const EvalOptions& options,
-                    bool tokens, bool profiles, bool cross_check, const PrecisionArgs& precision) {
+py::object run_ball(const RealHead& head, const py::object& family_arg, int m, int n,
+                    const EvalOptions& options, bool tokens, bool profiles, bool cross_check,
+                    const PrecisionArgs& precision) {
   if (cross_check || profiles || tokens)
-    throw UsageError("a " + to_string(head.map) +
-                     " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
-                     "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
+    throw UsageError(
+        "a " + to_string(head.map) +
+        " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
+        "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
   BallArgs args;
   args.family = family_arg;
   args.m = m;
@@ -67,15 +73,17 @@ py::object run_ball(const RealHead& head, const py::object& family_arg, int m, i
   args.options.max_listed = options.max_failures;
   args.options.instance_limit = options.instance_limit;
   args.options.threads = options.threads;
-  if (!precision.precision.is_none()) args.options.precision = optional_int(precision.precision, "precision");
+  if (!precision.precision.is_none())
+    args.options.precision = optional_int(precision.precision, "precision");
   if (!precision.max_precision.is_none())
     args.options.max_precision = optional_int(precision.max_precision, "max_precision");
   return evaluate_ball(head, args);
 }
 
-py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n, const std::string& mode,
-                        const py::object& family_arg, const py::object& tokens_arg, int threads,
-                        std::size_t failures, std::uint64_t max_instances, bool profiles, bool brute_force,
+py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
+                        const std::string& mode, const py::object& family_arg,
+                        const py::object& tokens_arg, int threads, std::size_t failures,
+                        std::uint64_t max_instances, bool profiles, bool brute_force,
                         bool cross_check, double max_profile_work, const PrecisionArgs& precision) {
   const int m_given = optional_int(m_arg, "m");
   if (!family_arg.is_none() && !tokens_arg.is_none()) raise_usage("--family excludes --tokens");
@@ -99,13 +107,14 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n, 
     }
     LoadedHead head = load_python_head(margs, family.m, family.n);
     if (head.ball)
-      return run_ball(*head.ball, family_arg, 0, family.n, options, false, profiles, cross_check, precision);
+      return run_ball(*head.ball, family_arg, 0, family.n, options, false, profiles, cross_check,
+                      precision);
     refuse_precision(precision);
     model = std::move(head.exact);
     py::gil_scoped_release release;
     report = summary_to_report(evaluate_family_summary(*model, family, options));
-    task = "family " + path + " (" + std::to_string(family.instances.size()) + " instances, m=" +
-           std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
+    task = "family " + path + " (" + std::to_string(family.instances.size()) +
+           " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
   } else if (!tokens_arg.is_none()) {
     const std::string path = path_argument(tokens_arg, "tokens");
     Code code;
@@ -114,17 +123,20 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n, 
       code = read_code(path);
     }
     LoadedHead head = load_python_head(margs, code.m, n);
-    if (head.ball) return run_ball(*head.ball, py::none(), 0, n, options, true, profiles, cross_check, precision);
+    if (head.ball)
+      return run_ball(*head.ball, py::none(), 0, n, options, true, profiles, cross_check,
+                      precision);
     refuse_precision(precision);
     model = std::move(head.exact);
     py::gil_scoped_release release;
     report = summary_to_report(evaluate_token_set_summary(*model, code.words, n, options));
-    task = "all length-" + std::to_string(n) + " sequences over the " + std::to_string(code.words.size()) +
-           " tokens of " + path + " (mode " + mode + ")";
+    task = "all length-" + std::to_string(n) + " sequences over the " +
+           std::to_string(code.words.size()) + " tokens of " + path + " (mode " + mode + ")";
   } else {
     LoadedHead head = load_python_head(margs, m_given, n);
     if (head.ball)
-      return run_ball(*head.ball, py::none(), m_given, n, options, false, profiles, cross_check, precision);
+      return run_ball(*head.ball, py::none(), m_given, n, options, false, profiles, cross_check,
+                      precision);
     refuse_precision(precision);
     model = std::move(head.exact);
     py::gil_scoped_release release;
@@ -132,13 +144,14 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n, 
     task = "cube task T(" + std::to_string(m) + "," + std::to_string(n) + ") (mode " + mode + ")";
     const OverlapForm* form = model->overlap_form();
     const bool profiles_possible = form != nullptr && !model->position_dependent();
-    const bool brute_possible =
-        m <= 24 && static_cast<long double>(m) * n <= 62 &&
-        static_cast<long double>(std::uint64_t{1} << (m * n)) * (options.mode == QueryMode::All ? n : 1) <=
-            static_cast<long double>(max_instances);
+    const bool brute_possible = m <= 24 && static_cast<long double>(m) * n <= 62 &&
+                                static_cast<long double>(std::uint64_t{1} << (m * n)) *
+                                        (options.mode == QueryMode::All ? n : 1) <=
+                                    static_cast<long double>(max_instances);
     if ((profiles || cross_check) && !profiles_possible)
       raise_usage("--profiles needs a model that depends only on overlaps (a built-in)");
-    const bool use_profiles = cross_check || profiles || (!brute_force && !brute_possible && profiles_possible);
+    const bool use_profiles =
+        cross_check || profiles || (!brute_force && !brute_possible && profiles_possible);
     if (use_profiles)
       cli::require_profile_work(m, n, max_profile_work,
                                 "; lower --m or --n, or raise --max-profile-work to wait for it");
@@ -175,44 +188,57 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n, 
 }  // namespace
 
 void register_evaluate(py::module_& module) {
-  py::class_<PyEvalResult>(module, "EvalResult",
-                           "The exact report of kernelrank.evaluate (the CLI's `eval` report). Counts are "
-                           "Python ints, exact values fractions.Fraction.")
-      .def_readonly("solves", &PyEvalResult::solves, "True when no instance fails (every error < 1/2)")
+  py::class_<PyEvalResult>(
+      module, "EvalResult",
+      "The exact report of kernelrank.evaluate (the CLI's `eval` report). Counts are "
+      "Python ints, exact values fractions.Fraction.")
+      .def_readonly("solves", &PyEvalResult::solves,
+                    "True when no instance fails (every error < 1/2)")
       .def_readonly("instances", &PyEvalResult::instances, "Instances evaluated (int)")
-      .def_readonly("failing", &PyEvalResult::failing, "Failing instances, undefined ones included (int)")
-      .def_readonly("undefined", &PyEvalResult::undefined, "Instances with a zero denominator (int)")
-      .def_readonly("max_error", &PyEvalResult::max_error,
-                    "Exact largest error over the defined outputs (Fraction), None if there is none")
+      .def_readonly("failing", &PyEvalResult::failing,
+                    "Failing instances, undefined ones included (int)")
+      .def_readonly("undefined", &PyEvalResult::undefined,
+                    "Instances with a zero denominator (int)")
+      .def_readonly(
+          "max_error", &PyEvalResult::max_error,
+          "Exact largest error over the defined outputs (Fraction), None if there is none")
       .def_readonly("error_rate", &PyEvalResult::error_rate, "failing / instances (Fraction)")
       .def_readonly("worst", &PyEvalResult::worst, "An Instance attaining max_error, or None")
-      .def_readonly("failures", &PyEvalResult::failures, "The first failing instances (list of Instance)")
-      .def_readonly("method", &PyEvalResult::method, "'family', 'brute force', 'token set' or 'profiles'")
+      .def_readonly("failures", &PyEvalResult::failures,
+                    "The first failing instances (list of Instance)")
+      .def_readonly("method", &PyEvalResult::method,
+                    "'family', 'brute force', 'token set' or 'profiles'")
       .def_readonly("task", &PyEvalResult::task, "The task, as the CLI's 'task:' line")
-      .def_readonly("model", &PyEvalResult::model, "The model's description, as the CLI's 'model:' line")
+      .def_readonly("model", &PyEvalResult::model,
+                    "The model's description, as the CLI's 'model:' line")
       .def_readonly("model_class", &PyEvalResult::model_class, "The model class (e.g. 'PF')")
       .def_readonly("class_detail", &PyEvalResult::class_detail, "Why the model is in its class")
-      .def("__bool__", [](const PyEvalResult& r) { return r.solves; }, "Same as solves")
+      .def(
+          "__bool__", [](const PyEvalResult& r) { return r.solves; }, "Same as solves")
       .def("__repr__", &eval_repr);
 
   module.def(
       "evaluate",
-      [](const py::object& model, const py::object& builtin, const py::object& base, const py::object& activation,
-         const std::string& name, const py::object& positions, const py::object& layout,
-         const py::object& feature_map, const py::object& precision, const py::object& max_precision,
-         const py::object& m, int n, const std::string& mode, const py::object& family, const py::object& tokens,
-         int threads, std::size_t failures, std::uint64_t max_instances, bool profiles, bool brute_force,
-         bool cross_check, double max_profile_work) {
-        const ModelArgs args{model, builtin, base, activation, name, positions, layout, feature_map};
-        return run_evaluate(args, m, n, mode, family, tokens, threads, failures, max_instances, profiles,
-                            brute_force, cross_check, max_profile_work, PrecisionArgs{precision, max_precision});
+      [](const py::object& model, const py::object& builtin, const py::object& base,
+         const py::object& activation, const std::string& name, const py::object& positions,
+         const py::object& layout, const py::object& feature_map, const py::object& precision,
+         const py::object& max_precision, const py::object& m, int n, const std::string& mode,
+         const py::object& family, const py::object& tokens, int threads, std::size_t failures,
+         std::uint64_t max_instances, bool profiles, bool brute_force, bool cross_check,
+         double max_profile_work) {
+        const ModelArgs args{model, builtin,   base,   activation,
+                             name,  positions, layout, feature_map};
+        return run_evaluate(args, m, n, mode, family, tokens, threads, failures, max_instances,
+                            profiles, brute_force, cross_check, max_profile_work,
+                            PrecisionArgs{precision, max_precision});
       },
-      py::arg("model") = py::none(), py::kw_only(), py::arg("builtin") = py::none(), py::arg("base") = py::none(),
-      py::arg("activation") = py::none(), py::arg("name") = "<dict>", py::arg("positions") = py::none(),
-      py::arg("layout") = py::none(), py::arg("feature_map") = py::none(), py::arg("precision") = py::none(),
-      py::arg("max_precision") = py::none(),
-      py::arg("m") = py::none(), py::arg("n") = 3, py::arg("mode") = "first", py::arg("family") = py::none(),
-      py::arg("tokens") = py::none(), py::arg("threads") = 0, py::arg("failures") = 10,
+      py::arg("model") = py::none(), py::kw_only(), py::arg("builtin") = py::none(),
+      py::arg("base") = py::none(), py::arg("activation") = py::none(), py::arg("name") = "<dict>",
+      py::arg("positions") = py::none(), py::arg("layout") = py::none(),
+      py::arg("feature_map") = py::none(), py::arg("precision") = py::none(),
+      py::arg("max_precision") = py::none(), py::arg("m") = py::none(), py::arg("n") = 3,
+      py::arg("mode") = "first", py::arg("family") = py::none(), py::arg("tokens") = py::none(),
+      py::arg("threads") = 0, py::arg("failures") = 10,
       py::arg("max_instances") = std::uint64_t{1} << 34, py::arg("profiles") = false,
       py::arg("brute_force") = false, py::arg("cross_check") = false,
       py::arg("max_profile_work") = cli::kDefaultMaxProfileWork,

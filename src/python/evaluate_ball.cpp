@@ -23,10 +23,10 @@ struct PyBallResult {
   std::string verdict;  // as the CLI's verdict line
   py::object instances, passing, failing, undecided;
   long start_precision = 0, max_precision = 0, final_precision = 0;
-  py::dict decided_at;                       // bits -> instances decided at that precision
-  py::object max_error_lo, max_error_hi;     // Fraction or None
-  py::object worst;                          // BallInstance or None
-  py::list failures, undecided_instances;    // BallInstance
+  py::dict decided_at;                     // bits -> instances decided at that precision
+  py::object max_error_lo, max_error_hi;   // Fraction or None
+  py::object worst;                        // BallInstance or None
+  py::list failures, undecided_instances;  // BallInstance
   std::string method, task, model, feature_map;
 };
 
@@ -53,25 +53,29 @@ py::list to_ball_instances(const std::vector<BallOutcome>& outcomes) {
 
 std::string ball_instance_repr(const PyBallInstance& b) {
   std::string tokens;
-  for (const py::handle token : b.tokens) tokens += (tokens.empty() ? "" : ", ") + py::repr(token).cast<std::string>();
-  return "BallInstance(tokens=[" + tokens + "], query=" + std::to_string(b.query) + ", target=" +
-         std::to_string(b.target) + ", output=" + py::repr(py::str(b.output)).cast<std::string>() +
-         ", verdict=" + py::repr(py::str(b.verdict)).cast<std::string>() + ", precision=" +
-         std::to_string(b.precision) + ")";
+  for (const py::handle token : b.tokens)
+    tokens += (tokens.empty() ? "" : ", ") + py::repr(token).cast<std::string>();
+  return "BallInstance(tokens=[" + tokens + "], query=" + std::to_string(b.query) +
+         ", target=" + std::to_string(b.target) +
+         ", output=" + py::repr(py::str(b.output)).cast<std::string>() +
+         ", verdict=" + py::repr(py::str(b.verdict)).cast<std::string>() +
+         ", precision=" + std::to_string(b.precision) + ")";
 }
 
 std::string ball_result_repr(const PyBallResult& r) {
-  return "BallResult(verdict=" + py::repr(py::str(r.verdict)).cast<std::string>() + ", instances=" +
-         py::str(r.instances).cast<std::string>() + ", failing=" + py::str(r.failing).cast<std::string>() +
-         ", undecided=" + py::str(r.undecided).cast<std::string>() + ", final_precision=" +
-         std::to_string(r.final_precision) + ")";
+  return "BallResult(verdict=" + py::repr(py::str(r.verdict)).cast<std::string>() +
+         ", instances=" + py::str(r.instances).cast<std::string>() +
+         ", failing=" + py::str(r.failing).cast<std::string>() +
+         ", undecided=" + py::str(r.undecided).cast<std::string>() +
+         ", final_precision=" + std::to_string(r.final_precision) + ")";
 }
 
 }  // namespace
 
 py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
   if (args.m != 0 && args.m != head.m)
-    throw UsageError("the head has width m=" + std::to_string(head.m) + " but --m is " + std::to_string(args.m));
+    throw UsageError("the head has width m=" + std::to_string(head.m) + " but --m is " +
+                     std::to_string(args.m));
   BallReport report;
   std::string task;
   std::string family_path;
@@ -80,8 +84,8 @@ py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
     py::gil_scoped_release release;
     if (!family_path.empty()) {
       const Family family = read_family(family_path);
-      task = "family " + family_path + " (" + std::to_string(family.instances.size()) + " instances, m=" +
-             std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
+      task = "family " + family_path + " (" + std::to_string(family.instances.size()) +
+             " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
       report = evaluate_ball_family(head, family, args.options);
     } else {
       task = "cube task T(" + std::to_string(head.m) + "," + std::to_string(args.n) + ") (mode " +
@@ -100,7 +104,8 @@ py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
   r.start_precision = args.options.precision;
   r.max_precision = args.options.max_precision;
   r.final_precision = report.final_precision;
-  for (const auto& [bits, count] : report.decided_at) r.decided_at[py::int_(bits)] = py::int_(count);
+  for (const auto& [bits, count] : report.decided_at)
+    r.decided_at[py::int_(bits)] = py::int_(count);
   r.max_error_lo = to_fraction(report.max_error_lo);
   r.max_error_hi = to_fraction(report.max_error_hi);
   r.worst = report.worst ? py::cast(to_ball_instance(*report.worst)) : py::none();
@@ -114,51 +119,70 @@ py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
 }
 
 void register_ball_types(py::module_& module) {
-  py::class_<PyBallInstance>(module, "BallInstance",
-                             "One instance evaluated with ball arithmetic: the output y lies in "
-                             "[output_lo, output_hi] (exact dyadic fractions.Fraction), and verdict says "
-                             "whether that enclosure lies inside the band |y - target| < 1/2 ('passes'), "
-                             "at or beyond its edge ('fails'), or across it ('undecided').")
-      .def_readonly("tokens", &PyBallInstance::tokens, "The tokens as 0/1 strings, coordinate 1 first")
+  py::class_<PyBallInstance>(
+      module, "BallInstance",
+      "One instance evaluated with ball arithmetic: the output y lies in "
+      "[output_lo, output_hi] (exact dyadic fractions.Fraction), and verdict says "
+      "whether that enclosure lies inside the band |y - target| < 1/2 ('passes'), "
+      "at or beyond its edge ('fails'), or across it ('undecided').")
+      .def_readonly("tokens", &PyBallInstance::tokens,
+                    "The tokens as 0/1 strings, coordinate 1 first")
       .def_readonly("query", &PyBallInstance::query, "The queried position, 1-based")
       .def_readonly("target", &PyBallInstance::target, "The Min-IP target (int)")
-      .def_readonly("output_lo", &PyBallInstance::output_lo, "Lower end of the output's enclosure (Fraction) or None")
-      .def_readonly("output_hi", &PyBallInstance::output_hi, "Upper end of the output's enclosure (Fraction) or None")
-      .def_readonly("error_lo", &PyBallInstance::error_lo, "|y - target| >= error_lo (Fraction) or None")
-      .def_readonly("error_hi", &PyBallInstance::error_hi, "|y - target| <= error_hi (Fraction) or None")
+      .def_readonly("output_lo", &PyBallInstance::output_lo,
+                    "Lower end of the output's enclosure (Fraction) or None")
+      .def_readonly("output_hi", &PyBallInstance::output_hi,
+                    "Upper end of the output's enclosure (Fraction) or None")
+      .def_readonly("error_lo", &PyBallInstance::error_lo,
+                    "|y - target| >= error_lo (Fraction) or None")
+      .def_readonly("error_hi", &PyBallInstance::error_hi,
+                    "|y - target| <= error_hi (Fraction) or None")
       .def_readonly("output", &PyBallInstance::output, "The ball in decimal, for display (str)")
       .def_readonly("verdict", &PyBallInstance::verdict, "'passes', 'fails' or 'undecided'")
-      .def_readonly("precision", &PyBallInstance::precision, "Bits of the pass that produced this enclosure")
+      .def_readonly("precision", &PyBallInstance::precision,
+                    "Bits of the pass that produced this enclosure")
       .def("__repr__", &ball_instance_repr);
 
-  py::class_<PyBallResult>(module, "BallResult",
-                           "The rigorous report of kernelrank.evaluate on a head with transcendental "
-                           "features (elu1, exp, softmax), as `kernelrank eval` prints it. solves is True "
-                           "only when every instance was decided and passes; undecided instances are "
-                           "never counted as passing or failing.")
+  py::class_<PyBallResult>(
+      module, "BallResult",
+      "The rigorous report of kernelrank.evaluate on a head with transcendental "
+      "features (elu1, exp, softmax), as `kernelrank eval` prints it. solves is True "
+      "only when every instance was decided and passes; undecided instances are "
+      "never counted as passing or failing.")
       .def_readonly("solves", &PyBallResult::solves, "Every instance decided, none fails")
       .def_readonly("decided", &PyBallResult::decided, "No instance stayed undecided")
-      .def_readonly("verdict", &PyBallResult::verdict,
-                    "'solves (decided rigorously)', 'FAILS (decided rigorously)' or 'undecided at P bits'")
+      .def_readonly(
+          "verdict", &PyBallResult::verdict,
+          "'solves (decided rigorously)', 'FAILS (decided rigorously)' or 'undecided at P bits'")
       .def_readonly("instances", &PyBallResult::instances, "Instances evaluated (int)")
       .def_readonly("passing", &PyBallResult::passing, "Instances decided to pass (int)")
       .def_readonly("failing", &PyBallResult::failing, "Instances decided to fail (int)")
-      .def_readonly("undecided", &PyBallResult::undecided, "Instances undecided at the final precision (int)")
+      .def_readonly("undecided", &PyBallResult::undecided,
+                    "Instances undecided at the final precision (int)")
       .def_readonly("start_precision", &PyBallResult::start_precision, "Bits of the first pass")
-      .def_readonly("max_precision", &PyBallResult::max_precision, "The cap on the doubling precision")
-      .def_readonly("final_precision", &PyBallResult::final_precision, "The highest precision a pass used")
-      .def_readonly("decided_at", &PyBallResult::decided_at, "{bits: instances decided at that precision}")
-      .def_readonly("max_error_lo", &PyBallResult::max_error_lo, "max |y - t| >= this (Fraction) or None")
-      .def_readonly("max_error_hi", &PyBallResult::max_error_hi, "max |y - t| <= this (Fraction) or None")
-      .def_readonly("worst", &PyBallResult::worst, "The BallInstance with the largest error_hi, or None")
-      .def_readonly("failures", &PyBallResult::failures, "The first failing instances (list of BallInstance)")
+      .def_readonly("max_precision", &PyBallResult::max_precision,
+                    "The cap on the doubling precision")
+      .def_readonly("final_precision", &PyBallResult::final_precision,
+                    "The highest precision a pass used")
+      .def_readonly("decided_at", &PyBallResult::decided_at,
+                    "{bits: instances decided at that precision}")
+      .def_readonly("max_error_lo", &PyBallResult::max_error_lo,
+                    "max |y - t| >= this (Fraction) or None")
+      .def_readonly("max_error_hi", &PyBallResult::max_error_hi,
+                    "max |y - t| <= this (Fraction) or None")
+      .def_readonly("worst", &PyBallResult::worst,
+                    "The BallInstance with the largest error_hi, or None")
+      .def_readonly("failures", &PyBallResult::failures,
+                    "The first failing instances (list of BallInstance)")
       .def_readonly("undecided_instances", &PyBallResult::undecided_instances,
                     "The first undecided instances (list of BallInstance)")
-      .def_readonly("method", &PyBallResult::method, "'family, ball arithmetic' or 'brute force, ball arithmetic'")
+      .def_readonly("method", &PyBallResult::method,
+                    "'family, ball arithmetic' or 'brute force, ball arithmetic'")
       .def_readonly("task", &PyBallResult::task, "The task, as the CLI's 'task:' line")
       .def_readonly("model", &PyBallResult::model, "The head's description")
       .def_readonly("feature_map", &PyBallResult::feature_map, "'elu1', 'exp' or 'softmax'")
-      .def("__bool__", [](const PyBallResult& r) { return r.solves; }, "Same as solves")
+      .def(
+          "__bool__", [](const PyBallResult& r) { return r.solves; }, "Same as solves")
       .def("__repr__", &ball_result_repr);
 }
 

@@ -19,7 +19,8 @@
 namespace kernelrank::python {
 namespace {
 
-static_assert(std::endian::native == std::endian::little, "safetensors bytes are written little endian");
+static_assert(std::endian::native == std::endian::little,
+              "safetensors bytes are written little endian");
 
 struct FlatTensor {
   std::vector<std::uint64_t> shape;
@@ -50,12 +51,14 @@ double number_value(const py::handle& value, const std::string& tensor) {
 }
 
 // Row-major flattening of nested lists/tuples, with their common shape.
-void flatten(const py::handle& value, std::size_t depth, FlatTensor& out, const std::string& tensor) {
+void flatten(const py::handle& value, std::size_t depth, FlatTensor& out,
+             const std::string& tensor) {
   const bool sequence = py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value);
   if (!sequence) {
     if (depth != out.shape.size())
       raise_usage("tensor '" + tensor + "': ragged nested list (a number where a list of length " +
-                  std::to_string(depth < out.shape.size() ? out.shape[depth] : 0) + " was expected)");
+                  std::to_string(depth < out.shape.size() ? out.shape[depth] : 0) +
+                  " was expected)");
     out.values.push_back(number_value(value, tensor));
     return;
   }
@@ -64,9 +67,10 @@ void flatten(const py::handle& value, std::size_t depth, FlatTensor& out, const 
   if (depth == out.shape.size() && out.values.empty()) {
     out.shape.push_back(length);  // first descent fixes the shape
   } else if (depth >= out.shape.size() || out.shape[depth] != length) {
-    raise_usage("tensor '" + tensor + "': ragged nested list (lengths " +
-                (depth < out.shape.size() ? std::to_string(out.shape[depth]) : std::string("none")) + " and " +
-                std::to_string(length) + " at depth " + std::to_string(depth) + ")");
+    raise_usage(
+        "tensor '" + tensor + "': ragged nested list (lengths " +
+        (depth < out.shape.size() ? std::to_string(out.shape[depth]) : std::string("none")) +
+        " and " + std::to_string(length) + " at depth " + std::to_string(depth) + ")");
   }
   for (const py::handle item : items) flatten(item, depth + 1, out, tensor);
   // An empty list: its shape ends here, with no entries below.
@@ -79,7 +83,8 @@ FlatTensor flat_tensor(const py::handle& value, const std::string& tensor) {
     // (float32/float16/bfloat16 values convert to float64 exactly).
     py::object array = py::reinterpret_borrow<py::object>(value);
     if (py::hasattr(array, "detach")) array = array.attr("detach")();
-    for (const py::handle dim : array.attr("shape")) out.shape.push_back(py::cast<std::uint64_t>(dim));
+    for (const py::handle dim : array.attr("shape"))
+      out.shape.push_back(py::cast<std::uint64_t>(dim));
     const py::object list = array.attr("tolist")();
     FlatTensor nested;
     if (out.shape.empty()) {
@@ -109,8 +114,10 @@ SafetensorsFile safetensors_from_dict(const py::dict& tensors, const DictHeadOpt
     if (!py::isinstance<py::str>(key)) throw py::type_error("tensor names must be str");
     const std::string tensor = key.cast<std::string>();
     if (tensor == "__metadata__") {
-      if (!py::isinstance<py::dict>(value)) throw py::type_error("__metadata__ must be a dict of str to str");
-      for (const auto& [k, v] : py::reinterpret_borrow<py::dict>(value)) metadata[metadata_value(k)] = metadata_value(v);
+      if (!py::isinstance<py::dict>(value))
+        throw py::type_error("__metadata__ must be a dict of str to str");
+      for (const auto& [k, v] : py::reinterpret_borrow<py::dict>(value))
+        metadata[metadata_value(k)] = metadata_value(v);
       metadata_given = true;
       continue;
     }
@@ -119,8 +126,10 @@ SafetensorsFile safetensors_from_dict(const py::dict& tensors, const DictHeadOpt
   // Without __metadata__, a dict in kernelrank's layout says what its file would say; the
   // other layouts need no metadata (the layout and feature map come as options).
   if (!metadata_given && options.kernelrank_layout) {
-    metadata = {{"format", "kernelrank-head"}, {"version", "1"}, {"activation", options.activation}};
-    if (!options.positions.is_none()) metadata["positions"] = py::str(options.positions).cast<std::string>();
+    metadata = {
+        {"format", "kernelrank-head"}, {"version", "1"}, {"activation", options.activation}};
+    if (!options.positions.is_none())
+      metadata["positions"] = py::str(options.positions).cast<std::string>();
   }
 
   nlohmann::ordered_json header = nlohmann::ordered_json::object();

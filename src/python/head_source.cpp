@@ -14,16 +14,20 @@ namespace {
 
 std::string base_text(const py::object& base) {
   if (py::isinstance<py::str>(base)) return base.cast<std::string>();
-  if (PyLong_Check(base.ptr()) && !PyBool_Check(base.ptr())) return py::str(base).cast<std::string>();
-  if (py::hasattr(base, "numerator") && py::hasattr(base, "denominator") && !PyFloat_Check(base.ptr()))
+  if (PyLong_Check(base.ptr()) && !PyBool_Check(base.ptr()))
+    return py::str(base).cast<std::string>();
+  if (py::hasattr(base, "numerator") && py::hasattr(base, "denominator") &&
+      !PyFloat_Check(base.ptr()))
     return py::str(base.attr("numerator")).cast<std::string>() + "/" +
            py::str(base.attr("denominator")).cast<std::string>();
-  throw py::type_error("base must be a str, an int or a fractions.Fraction (an exact number), not a float");
+  throw py::type_error(
+      "base must be a str, an int or a fractions.Fraction (an exact number), not a float");
 }
 
 std::optional<std::string> optional_str(const py::object& value, const char* what) {
   if (value.is_none()) return std::nullopt;
-  if (!py::isinstance<py::str>(value)) throw py::type_error(std::string(what) + " must be a str or None");
+  if (!py::isinstance<py::str>(value))
+    throw py::type_error(std::string(what) + " must be a str or None");
   return value.cast<std::string>();
 }
 
@@ -56,7 +60,8 @@ LoadedHead head_from_safetensors(const SafetensorsFile& file, const HeadReadOpti
 LoadedHead load_python_head(const ModelArgs& args, int m, int n) {
   const bool has_model = !args.model.is_none();
   const bool has_builtin = !args.builtin.is_none();
-  if (has_model && has_builtin) raise_usage("give either a model (path or dict) or builtin=NAME, not both");
+  if (has_model && has_builtin)
+    raise_usage("give either a model (path or dict) or builtin=NAME, not both");
   HeadReadOptions read;
   const std::optional<std::string> layout = optional_str(args.layout, "layout");
   const std::optional<std::string> feature_map = optional_str(args.feature_map, "feature_map");
@@ -72,8 +77,11 @@ LoadedHead load_python_head(const ModelArgs& args, int m, int n) {
     dict.positions = args.positions;
     dict.name = args.name;
     if (activation && !dict.kernelrank_layout)
-      raise_usage("activation= names a kernelrank-layout head's features; use feature_map= for layout " + *layout);
-    const SafetensorsFile file = safetensors_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
+      raise_usage(
+          "activation= names a kernelrank-layout head's features; use feature_map= for layout " +
+          *layout);
+    const SafetensorsFile file =
+        safetensors_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
     py::gil_scoped_release release;
     return head_from_safetensors(file, read, m);
   }
@@ -92,7 +100,8 @@ LoadedHead load_python_head(const ModelArgs& args, int m, int n) {
   py::gil_scoped_release release;
   if (layout || feature_map) {
     if (source.file.empty() || !file_looks_like_safetensors(source.file))
-      throw UsageError("--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
+      throw UsageError(
+          "--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
     return head_from_safetensors(read_safetensors(source.file), read, m);
   }
   if (!source.file.empty() && file_looks_like_safetensors(source.file))
@@ -106,14 +115,16 @@ std::unique_ptr<Model> load_python_model(const ModelArgs& args, int m, int n) {
   if (!args.layout.is_none() || !args.feature_map.is_none())
     raise_usage("layout= and feature_map= apply to evaluate only");
   if (!args.model.is_none() && py::isinstance<py::dict>(args.model)) {
-    if (!args.builtin.is_none()) raise_usage("give either a model (path or dict) or builtin=NAME, not both");
+    if (!args.builtin.is_none())
+      raise_usage("give either a model (path or dict) or builtin=NAME, not both");
     if (!args.base.is_none()) raise_usage("--base applies only to --builtin softmax or product");
     DictHeadOptions dict;
     const std::optional<std::string> activation = optional_str(args.activation, "activation");
     dict.activation = activation ? *activation : "relu";
     dict.positions = args.positions;
     dict.name = args.name;
-    const SafetensorsFile file = safetensors_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
+    const SafetensorsFile file =
+        safetensors_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
     py::gil_scoped_release release;
     std::unique_ptr<Model> model = model_from_safetensors(file);  // refuses ball-only heads
     check_width(model->width(), m, file.name);
@@ -121,7 +132,8 @@ std::unique_ptr<Model> load_python_model(const ModelArgs& args, int m, int n) {
   }
   LoadedHead loaded = load_python_head(args, m, n);
   if (loaded.ball)  // reached only for a safetensors file: the CLI's reader gives the message
-    return cli::load_model(cli::ModelSource{path_argument(args.model, "model"), "", "3", false}, m, n);
+    return cli::load_model(cli::ModelSource{path_argument(args.model, "model"), "", "3", false}, m,
+                           n);
   return std::move(loaded.exact);
 }
 

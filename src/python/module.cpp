@@ -11,7 +11,8 @@
 
 PYBIND11_MODULE(kernelrank, module) {
   using namespace kernelrank::python;
-  module.doc() = R"doc(kernelrank: exact verification for normalized nonnegative-kernel attention heads on the
+  module.doc() =
+      R"doc(kernelrank: exact verification for normalized nonnegative-kernel attention heads on the
 Min-IP task (README.md, docs/python.md).
 
 Every verdict is computed in exact rational arithmetic by the same C++ library as the
@@ -45,5 +46,6 @@ message is the CLI's whole "FILE:LINE: error: MESSAGE" line).
   register_check(module);
   register_tasks(module);
   module.def("set_progress", &kernelrank::Progress::set_enabled, pybind11::arg("enabled"),
-             "Turn the progress lines that long runs print on stderr on or off (the CLI's --quiet is off).");
+             "Turn the progress lines that long runs print on stderr on or off (the CLI's --quiet "
+             "is off).");
 }

@@ -6,8 +6,8 @@
 #include "cli/limits.hpp"
 
 #include "core/atomic_write.hpp"
-#include "kernelrank/core/code.hpp"
 #include "kernelrank/bounds/counterexample.hpp"
+#include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/generate.hpp"
 
@@ -15,12 +15,12 @@ namespace kernelrank::python {
 namespace {
 
 struct PyCounterexample {
-  std::string path;             // "proof-guided", "exhaustive" or "none"
-  py::object failing;           // Instance or None
+  std::string path;    // "proof-guided", "exhaustive" or "none"
+  py::object failing;  // Instance or None
   std::string construction, explanation, fallback_reason, task, model;
   std::size_t kernel_entries = 0;
-  bool solves = false;          // an exhaustive search found no failing instance
-  py::object out;               // the family file written, or None
+  bool solves = false;  // an exhaustive search found no failing instance
+  py::object out;       // the family file written, or None
 };
 
 struct PyGenerated {
@@ -32,13 +32,15 @@ struct PyGenerated {
 
 std::string counterexample_repr(const PyCounterexample& c) {
   return "Counterexample(path=" + py::repr(py::str(c.path)).cast<std::string>() +
-         ", failing=" + py::repr(c.failing).cast<std::string>() + ", solves=" + (c.solves ? "True" : "False") + ")";
+         ", failing=" + py::repr(c.failing).cast<std::string>() +
+         ", solves=" + (c.solves ? "True" : "False") + ")";
 }
 
-PyCounterexample run_counterexample(const py::object& model, const py::object& builtin, const py::object& base,
-                                    const py::object& activation, const std::string& name,
-                                    const py::object& positions, const py::object& m_arg, int n,
-                                    const py::object& family_arg, const py::object& out_arg) {
+PyCounterexample run_counterexample(const py::object& model, const py::object& builtin,
+                                    const py::object& base, const py::object& activation,
+                                    const std::string& name, const py::object& positions,
+                                    const py::object& m_arg, int n, const py::object& family_arg,
+                                    const py::object& out_arg) {
   const ModelArgs margs{model, builtin, base, activation, name, positions, py::none(), py::none()};
   const int m = m_arg.is_none() ? 0 : m_arg.cast<int>();
   std::string out;
@@ -75,7 +77,9 @@ PyCounterexample run_counterexample(const py::object& model, const py::object& b
   c.model = loaded->description();
   c.out = py::none();
   if (result.failing && !out.empty()) {
-    const Family one{result.failing->instance.width(), result.failing->instance.length(), {result.failing->instance}};
+    const Family one{result.failing->instance.width(),
+                     result.failing->instance.length(),
+                     {result.failing->instance}};
     write_file_atomically(out, family_to_text(one));
     c.out = py::str(out);
   }
@@ -85,8 +89,8 @@ PyCounterexample run_counterexample(const py::object& model, const py::object& b
 constexpr std::size_t kMaxGenerated = 10'000'000;  // as `kernelrank generate`
 
 PyGenerated run_generate(int m, int n, const std::string& mode, const py::object& code_arg,
-                         const py::object& golay_arg, std::uint64_t seed, std::size_t train, std::size_t test,
-                         const py::object& out_arg, const std::string& format) {
+                         const py::object& golay_arg, std::uint64_t seed, std::size_t train,
+                         std::size_t test, const py::object& out_arg, const std::string& format) {
   if (format != "family" && format != "csv" && format != "jsonl" && format != "all")
     raise_usage("--format must be family, csv, jsonl or all");
   if (!code_arg.is_none() && !golay_arg.is_none()) raise_usage("--code excludes --golay");
@@ -103,7 +107,8 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
   GeneratedSets sets;
   std::vector<std::string> written;
   {
-    const std::string code_path = code_arg.is_none() ? std::string() : path_argument(code_arg, "code");
+    const std::string code_path =
+        code_arg.is_none() ? std::string() : path_argument(code_arg, "code");
     const std::string golay = golay_arg.is_none() ? std::string() : golay_arg.cast<std::string>();
     py::gil_scoped_release release;
     if (!code_path.empty()) {
@@ -112,7 +117,8 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
       options.m = code.m;
       source = "the words of " + code_path;
     } else if (!golay_arg.is_none()) {
-      if (golay != "octads" && golay != "dodecads") raise_usage("--golay must be octads or dodecads");
+      if (golay != "octads" && golay != "dodecads")
+        raise_usage("--golay must be octads or dodecads");
       options.tokens = (golay == "octads" ? golay_octads() : golay_dodecads()).words;
       options.m = 24;
       source = "the Golay " + golay;
@@ -127,8 +133,9 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
     }
     sets = generate_instances(options);
     if (!prefix.empty()) {
-      for (const auto& [split, family] : {std::pair<std::string, const Family*>{"train", &sets.train},
-                                          std::pair<std::string, const Family*>{"test", &sets.test}}) {
+      for (const auto& [split, family] :
+           {std::pair<std::string, const Family*>{"train", &sets.train},
+            std::pair<std::string, const Family*>{"test", &sets.test}}) {
         if (format == "family" || format == "all") {
           write_file_atomically(prefix + "-" + split + ".family", family_to_text(*family));
           written.push_back(prefix + "-" + split + ".family");
@@ -145,8 +152,10 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
     }
   }
   PyGenerated g;
-  for (const Instance& instance : sets.train.instances) g.train.append(py::cast(to_instance(instance)));
-  for (const Instance& instance : sets.test.instances) g.test.append(py::cast(to_instance(instance)));
+  for (const Instance& instance : sets.train.instances)
+    g.train.append(py::cast(to_instance(instance)));
+  for (const Instance& instance : sets.test.instances)
+    g.test.append(py::cast(to_instance(instance)));
   for (const std::string& path : written) g.files.append(path);
   g.m = options.m;
   g.n = options.n;
@@ -157,26 +166,36 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
 }  // namespace
 
 void register_tasks(py::module_& module) {
-  py::class_<PyCounterexample>(module, "Counterexample",
-                               "What `kernelrank counterexample` finds: a failing instance (or why there is none).")
-      .def_readonly("path", &PyCounterexample::path, "How it was found: 'proof-guided', 'exhaustive' or 'none'")
-      .def_readonly("failing", &PyCounterexample::failing, "The failing Instance (exact output and error), or None")
-      .def_readonly("construction", &PyCounterexample::construction, "Rows the proof-guided path used")
-      .def_readonly("explanation", &PyCounterexample::explanation, "The violated ratio, chain link and inequality")
+  py::class_<PyCounterexample>(
+      module, "Counterexample",
+      "What `kernelrank counterexample` finds: a failing instance (or why there is none).")
+      .def_readonly("path", &PyCounterexample::path,
+                    "How it was found: 'proof-guided', 'exhaustive' or 'none'")
+      .def_readonly("failing", &PyCounterexample::failing,
+                    "The failing Instance (exact output and error), or None")
+      .def_readonly("construction", &PyCounterexample::construction,
+                    "Rows the proof-guided path used")
+      .def_readonly("explanation", &PyCounterexample::explanation,
+                    "The violated ratio, chain link and inequality")
       .def_readonly("fallback_reason", &PyCounterexample::fallback_reason,
                     "Why the proof-guided path did not decide ('' if it did)")
-      .def_readonly("kernel_entries", &PyCounterexample::kernel_entries, "Kernel values the proof-guided path evaluated")
-      .def_readonly("solves", &PyCounterexample::solves, "True when an exhaustive search proved that none exists")
+      .def_readonly("kernel_entries", &PyCounterexample::kernel_entries,
+                    "Kernel values the proof-guided path evaluated")
+      .def_readonly("solves", &PyCounterexample::solves,
+                    "True when an exhaustive search proved that none exists")
       .def_readonly("task", &PyCounterexample::task, "The task searched, e.g. 'T(24,3)'")
       .def_readonly("model", &PyCounterexample::model, "The model's description")
-      .def_readonly("out", &PyCounterexample::out, "The one-line family file written (out=), or None")
+      .def_readonly("out", &PyCounterexample::out,
+                    "The one-line family file written (out=), or None")
       .def("__repr__", &counterexample_repr);
 
-  module.def("counterexample", &run_counterexample, py::arg("model") = py::none(), py::kw_only(),
-             py::arg("builtin") = py::none(), py::arg("base") = py::none(), py::arg("activation") = py::none(),
-             py::arg("name") = "<dict>", py::arg("positions") = py::none(), py::arg("m") = py::none(),
-             py::arg("n") = 3, py::arg("family") = py::none(), py::arg("out") = py::none(),
-             R"doc(Find a failing instance for a model, guided by the proof; returns a Counterexample.
+  module.def(
+      "counterexample", &run_counterexample, py::arg("model") = py::none(), py::kw_only(),
+      py::arg("builtin") = py::none(), py::arg("base") = py::none(),
+      py::arg("activation") = py::none(), py::arg("name") = "<dict>",
+      py::arg("positions") = py::none(), py::arg("m") = py::none(), py::arg("n") = 3,
+      py::arg("family") = py::none(), py::arg("out") = py::none(),
+      R"doc(Find a failing instance for a model, guided by the proof; returns a Counterexample.
 
 As `kernelrank counterexample`: the model is a path, builtin=NAME (with m, base) or a dict
 of arrays (see evaluate). The task is T(m,n), or family=PATH. out=PATH writes the failing
@@ -188,24 +207,29 @@ Example:
   True
 )doc");
 
-  py::class_<PyGenerated>(module, "GeneratedSets",
-                          "Disjoint train and test instance sets, as `kernelrank generate` draws them.")
-      .def_readonly("train", &PyGenerated::train, "Training instances (list of Instance, with targets)")
-      .def_readonly("test", &PyGenerated::test, "Test instances (list of Instance), disjoint from train")
+  py::class_<PyGenerated>(
+      module, "GeneratedSets",
+      "Disjoint train and test instance sets, as `kernelrank generate` draws them.")
+      .def_readonly("train", &PyGenerated::train,
+                    "Training instances (list of Instance, with targets)")
+      .def_readonly("test", &PyGenerated::test,
+                    "Test instances (list of Instance), disjoint from train")
       .def_readonly("files", &PyGenerated::files, "The files written (out=), in the CLI's order")
       .def_readonly("m", &PyGenerated::m, "Token width")
       .def_readonly("n", &PyGenerated::n, "Sequence length")
       .def_readonly("source", &PyGenerated::source, "Where the tokens come from")
       .def("__repr__", [](const PyGenerated& g) {
-        return "GeneratedSets(m=" + std::to_string(g.m) + ", n=" + std::to_string(g.n) + ", train=" +
-               std::to_string(py::len(g.train)) + ", test=" + std::to_string(py::len(g.test)) + ")";
+        return "GeneratedSets(m=" + std::to_string(g.m) + ", n=" + std::to_string(g.n) +
+               ", train=" + std::to_string(py::len(g.train)) +
+               ", test=" + std::to_string(py::len(g.test)) + ")";
       });
 
-  module.def("generate_family", &run_generate, py::arg("m") = 24, py::kw_only(), py::arg("n") = 3,
-             py::arg("mode") = "first", py::arg("code") = py::none(), py::arg("golay") = py::none(),
-             py::arg("seed") = 1, py::arg("train") = 1000, py::arg("test") = 1000, py::arg("out") = py::none(),
-             py::arg("format") = "all",
-             R"doc(Seeded, disjoint train/test instance sets with Min-IP targets; returns GeneratedSets.
+  module.def(
+      "generate_family", &run_generate, py::arg("m") = 24, py::kw_only(), py::arg("n") = 3,
+      py::arg("mode") = "first", py::arg("code") = py::none(), py::arg("golay") = py::none(),
+      py::arg("seed") = 1, py::arg("train") = 1000, py::arg("test") = 1000,
+      py::arg("out") = py::none(), py::arg("format") = "all",
+      R"doc(Seeded, disjoint train/test instance sets with Min-IP targets; returns GeneratedSets.
 
 As `kernelrank generate`: tokens uniformly random of width m, or the words of code=PATH,
 or golay="octads" | "dodecads". mode "all" draws a random query position. With out=PREFIX

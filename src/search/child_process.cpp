@@ -47,11 +47,13 @@ void close_descriptors(unsigned from, unsigned to) {
   if (::syscall(SYS_close_range, from, to, 0U) == 0) return;
 #endif
   const long open_max = ::sysconf(_SC_OPEN_MAX);
-  const unsigned last = std::min<unsigned>(to, open_max > 0 && open_max < 65536 ? static_cast<unsigned>(open_max) : 65536U);
+  const unsigned last = std::min<unsigned>(
+      to, open_max > 0 && open_max < 65536 ? static_cast<unsigned>(open_max) : 65536U);
   for (unsigned d = from; d <= last; ++d) ::close(static_cast<int>(d));
 }
 
-[[noreturn]] void child_main(int fd, const std::function<std::string()>& work, const ChildLimits& limits) {
+[[noreturn]] void child_main(int fd, const std::function<std::string()>& work,
+                             const ChildLimits& limits) {
   // Descriptors inherited from other threads' children (their pipes) must not stay open
   // here, or those children's parents would wait for this one to exit.
   close_descriptors(3, static_cast<unsigned>(fd) - 1);
@@ -69,7 +71,8 @@ void close_descriptors(unsigned from, unsigned to) {
     body = e.what();
   } catch (const std::bad_alloc&) {
     kind = kResource;
-    body = "out of memory (address-space limit " + std::to_string(limits.address_space_mb) + " MiB)";
+    body =
+        "out of memory (address-space limit " + std::to_string(limits.address_space_mb) + " MiB)";
   } catch (const InternalError& e) {
     kind = kInternal;
     body = e.what();
@@ -124,7 +127,8 @@ bool fork_from_threads_supported() {
 
 ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildLimits& limits) {
   int fds[2];
-  if (::pipe(fds) != 0) throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  if (::pipe(fds) != 0)
+    throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
   std::unique_lock<std::mutex> forking(fork_mutex());
   std::fflush(nullptr);
   const auto start = std::chrono::steady_clock::now();
@@ -148,8 +152,9 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
   while (true) {
     int wait_ms = -1;
     if (limits.wall_seconds > 0) {
-      const double left = limits.wall_seconds -
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double left =
+          limits.wall_seconds -
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (left <= 0) {
         timed_out = true;
         break;
@@ -179,7 +184,8 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (timed_out) {
     outcome.status = ChildStatus::TimedOut;
-    outcome.detail = "wall-clock limit of " + std::to_string(limits.wall_seconds) + " s reached; the search process was stopped";
+    outcome.detail = "wall-clock limit of " + std::to_string(limits.wall_seconds) +
+                     " s reached; the search process was stopped";
     return outcome;
   }
   const std::size_t newline = message.find('\n');
@@ -200,10 +206,12 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
   if (WIFSIGNALED(status)) {
     outcome.detail = "the search process was ended by signal " + signal_name(WTERMSIG(status));
   } else {
-    outcome.detail = "the search process exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
+    outcome.detail = "the search process exited with status " +
+                     std::to_string(WEXITSTATUS(status)) + " without a result";
   }
   if (limits.address_space_mb > 0 && address_space_limit_supported())
-    outcome.detail += " under an address-space limit of " + std::to_string(limits.address_space_mb) +
+    outcome.detail += " under an address-space limit of " +
+                      std::to_string(limits.address_space_mb) +
                       " MiB (Z3 aborts this way when it runs out of memory)";
   return outcome;
 }

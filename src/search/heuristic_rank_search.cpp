@@ -21,8 +21,8 @@ constexpr double kBeta2 = 0.999;
 
 // One Adam step. In log space the parameter is updated multiplicatively with the
 // gradient taken with respect to its logarithm, which keeps it > 0.
-void adam_step(std::vector<double>& params, const std::vector<double>& grad, AdamBlock& state, double rate,
-               int step, bool log_space) {
+void adam_step(std::vector<double>& params, const std::vector<double>& grad, AdamBlock& state,
+               double rate, int step, bool log_space) {
   const double c1 = 1.0 - std::pow(kBeta1, step), c2 = 1.0 - std::pow(kBeta2, step);
   for (std::size_t i = 0; i < params.size(); ++i) {
     const double g = log_space ? grad[i] * params[i] : grad[i];
@@ -38,8 +38,9 @@ void adam_step(std::vector<double>& params, const std::vector<double>& grad, Ada
 
 }  // namespace
 
-HeuristicSummary heuristic_rank_search(const RankTask& task, const HeuristicOptions& options,
-                                       const std::function<bool(const HeuristicProposal&)>& accept) {
+HeuristicSummary heuristic_rank_search(
+    const RankTask& task, const HeuristicOptions& options,
+    const std::function<bool(const HeuristicProposal&)>& accept) {
   HeuristicSummary summary;
   const std::size_t size = task.tokens.size();
   const auto r = static_cast<std::size_t>(options.r);
@@ -61,7 +62,8 @@ HeuristicSummary heuristic_rank_search(const RankTask& task, const HeuristicOpti
     for (double& x : U) x = std::exp(2 * uniform(rng) - 1);
     for (double& x : V) x = std::exp(4 * uniform(rng) - 2);
     for (std::size_t q = 0; q < size; ++q)
-      for (std::size_t z = 0; z < size; ++z) F[q * size + z] = inner(task.tokens[q], task.tokens[z]);
+      for (std::size_t z = 0; z < size; ++z)
+        F[q * size + z] = inner(task.tokens[q], task.tokens[z]);
     std::vector<double> gU(U.size()), gV(V.size()), gF(F.size()), gA(A.size());
     AdamBlock sU(U.size()), sV(V.size()), sF(F.size());
     double best = 1e300;

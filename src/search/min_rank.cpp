@@ -3,10 +3,10 @@
 #include "kernelrank/search/min_rank.hpp"
 
 #include "core/atomic_write.hpp"
-#include "search/child_process.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_io.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/models/model_io.hpp"
+#include "search/child_process.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -17,13 +17,20 @@ namespace kernelrank {
 
 std::string to_string(CellStatus status) {
   switch (status) {
-    case CellStatus::Found: return "model found and verified";
-    case CellStatus::RefutedCertified: return "refuted-certified";
-    case CellStatus::RefutedExact: return "refuted-exact (not checker-verified)";
-    case CellStatus::RefutedCorroborated: return "refuted-corroborated";
-    case CellStatus::RefutedZ3Only: return "refuted-Z3-only";
-    case CellStatus::RefutedInherited: return "refuted-inherited";
-    case CellStatus::Unknown: return "unknown";
+    case CellStatus::Found:
+      return "model found and verified";
+    case CellStatus::RefutedCertified:
+      return "refuted-certified";
+    case CellStatus::RefutedExact:
+      return "refuted-exact (not checker-verified)";
+    case CellStatus::RefutedCorroborated:
+      return "refuted-corroborated";
+    case CellStatus::RefutedZ3Only:
+      return "refuted-Z3-only";
+    case CellStatus::RefutedInherited:
+      return "refuted-inherited";
+    case CellStatus::Unknown:
+      return "unknown";
   }
   return "?";
 }
@@ -48,7 +55,8 @@ bool refuted(CellStatus status) {
 namespace {
 
 // The rows m = 1..m_max of one class. `width` cells of a row run at once.
-std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass search_class, int width) {
+std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass search_class,
+                                   int width) {
   std::vector<MinRankRow> rows;
   // Refuted cells at the previous m: r -> (original status, m where it was decided).
   std::map<int, std::pair<CellStatus, int>> refuted_below;
@@ -70,7 +78,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
       cell.r = lower - 1;
       cell.status = CellStatus::RefutedInherited;
       cell.inherited_from = origin;
-      cell.label = "refuted (inherited from m = " + std::to_string(origin_m) + ": " + to_string(origin) + ")";
+      cell.label = "refuted (inherited from m = " + std::to_string(origin_m) + ": " +
+                   to_string(origin) + ")";
       cell.detail = "T(" + std::to_string(origin_m) + ",3) embeds in T(" + std::to_string(m) +
                     ",3) (trailing coordinates 0), so a model here would restrict to one there";
       row.cells.push_back(cell);
@@ -79,8 +88,11 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
       SearchOptions search = options.search;
       search.r = r;
       search.search_class = search_class;
-      search.smt2_prefix = "min-rank-m" + std::to_string(m) + "-" + to_string(search_class) + "-r" + std::to_string(r);
-      if (options.log) options.log("m = " + std::to_string(m) + ", class " + to_string(search_class) + ", r = " + std::to_string(r));
+      search.smt2_prefix = "min-rank-m" + std::to_string(m) + "-" + to_string(search_class) + "-r" +
+                           std::to_string(r);
+      if (options.log)
+        options.log("m = " + std::to_string(m) + ", class " + to_string(search_class) +
+                    ", r = " + std::to_string(r));
       return search_rank(task, search);
     };
     int r = lower;
@@ -90,9 +102,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
       // Cells r .. r + batch - 1 at once; only those up to the first model are kept.
       const int batch = std::min(width, options.r_max - r + 1);
       std::vector<std::optional<SearchResult>> results(static_cast<std::size_t>(batch));
-      parallel_for(static_cast<std::size_t>(batch), batch, [&](std::size_t i, int) {
-        results[i] = search_cell(r + static_cast<int>(i));
-      });
+      parallel_for(static_cast<std::size_t>(batch), batch,
+                   [&](std::size_t i, int) { results[i] = search_cell(r + static_cast<int>(i)); });
       for (int i = 0; i < batch; ++i, ++r) {
         const SearchResult& result = *results[static_cast<std::size_t>(i)];
         MinRankCell cell;
@@ -104,20 +115,23 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
         cell.detail = result.detail;
         cell.seconds = result.seconds;
         if (result.model && !options.models_dir.empty()) {
-          const std::string stem = options.models_dir + "/min-rank-m" + std::to_string(m) + "-" + to_string(search_class) +
-                                   "-r" + std::to_string(r);
+          const std::string stem = options.models_dir + "/min-rank-m" + std::to_string(m) + "-" +
+                                   to_string(search_class) + "-r" + std::to_string(r);
           const TabularModel tabular = to_tabular_model(task, *result.model);
           write_file_atomically(stem + ".json", tabular_model_to_json(tabular));
-          write_file_atomically(stem + ".features",
-                                features_model_text(task, *result.model,
-                                                    "kernelrank min-rank: T(" + std::to_string(m) + ",3), class " +
-                                                        to_string(search_class) + ", r = " + std::to_string(r) +
-                                                        "\nexact max error " + to_string(*result.check->report.max_error) +
-                                                        ", kernel rank " + std::to_string(result.check->kernel_rank) +
-                                                        "\n" + result.model_source));
+          write_file_atomically(
+              stem + ".features",
+              features_model_text(task, *result.model,
+                                  "kernelrank min-rank: T(" + std::to_string(m) + ",3), class " +
+                                      to_string(search_class) + ", r = " + std::to_string(r) +
+                                      "\nexact max error " +
+                                      to_string(*result.check->report.max_error) +
+                                      ", kernel rank " + std::to_string(result.check->kernel_rank) +
+                                      "\n" + result.model_source));
           cell.files = {stem + ".json", stem + ".features"};
         }
-        if (options.log) options.log("  " + cell.label + " (" + std::to_string(cell.seconds) + " s)");
+        if (options.log)
+          options.log("  " + cell.label + " (" + std::to_string(cell.seconds) + " s)");
         row.cells.push_back(cell);
         if (cell.status == CellStatus::Found) {
           if (!row.upper) row.upper = r;
@@ -136,7 +150,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
     }
     lower = row.lower;
     refuted_below = refuted_here;
-    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
+    row.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - row_start).count();
     rows.push_back(std::move(row));
   }
   return rows;
@@ -153,11 +168,14 @@ MinRankTable compute_min_rank(const MinRankOptions& options) {
   const bool one_at_a_time = options.search.isolate && !fork_from_threads_supported();
   const int threads = one_at_a_time ? 1 : resolve_threads(options.threads);
   const std::size_t classes = options.classes.size();
-  const int outer = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(classes, 1)));
+  const int outer = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(classes, 1)));
   // Speculative cells would leave SMT2 files of cells the sweep drops: none with --save-smt2.
   const int width = options.search.save_smt2_dir.empty() ? std::max(1, threads / outer) : 1;
   std::vector<std::vector<MinRankRow>> per_class(classes);
-  parallel_for(classes, outer, [&](std::size_t c, int) { per_class[c] = class_rows(options, options.classes[c], width); });
+  parallel_for(classes, outer, [&](std::size_t c, int) {
+    per_class[c] = class_rows(options, options.classes[c], width);
+  });
   for (std::vector<MinRankRow>& rows : per_class)
     for (MinRankRow& row : rows) table.rows.push_back(std::move(row));
   return table;

@@ -40,10 +40,12 @@ std::vector<DominationFact> domination_facts(const RankTask& task) {
     const auto& rowset = present[q];
     for (std::uint32_t a : used[q])
       for (std::uint32_t b : used[q]) {
-        const int gap = inner(task.tokens[q], task.tokens[b]) - inner(task.tokens[q], task.tokens[a]);
+        const int gap =
+            inner(task.tokens[q], task.tokens[b]) - inner(task.tokens[q], task.tokens[a]);
         if (gap < 2) continue;
         // S1 = (q, a^(n-1)) and S2 = (q, b^(n-1)).
-        if (!rowset.count(multiset(q, a, n - 1, b)) || !rowset.count(multiset(q, a, 0, b))) continue;
+        if (!rowset.count(multiset(q, a, n - 1, b)) || !rowset.count(multiset(q, a, 0, b)))
+          continue;
         for (int k = 1; k <= n - 2; ++k) {
           // factor (n-1-k)(g-1)/k >= 1 is needed for alpha(q,a) > alpha(q,b).
           if ((n - 1 - k) * (gap - 1) < k) break;
@@ -67,7 +69,8 @@ class OrderGraph {
   explicit OrderGraph(std::size_t nodes) : out_(nodes) {}
   // Would edges from every x in `before` to t and from t to every y in `after`
   // close a cycle? That happens iff some y in `after` already reaches some x in `before`.
-  bool closes_cycle(const std::vector<std::uint32_t>& before, const std::vector<std::uint32_t>& after) {
+  bool closes_cycle(const std::vector<std::uint32_t>& before,
+                    const std::vector<std::uint32_t>& after) {
     std::vector<char> target(out_.size(), 0);
     for (std::uint32_t x : before) target[x] = 1;
     std::vector<char> seen(out_.size(), 0);
@@ -85,7 +88,8 @@ class OrderGraph {
     }
     return false;
   }
-  void add(std::size_t threshold, const std::vector<std::uint32_t>& before, const std::vector<std::uint32_t>& after) {
+  void add(std::size_t threshold, const std::vector<std::uint32_t>& before,
+           const std::vector<std::uint32_t>& after) {
     for (std::uint32_t x : before) out_[x].push_back(threshold);
     for (std::uint32_t y : after) out_[threshold].push_back(y);
   }
@@ -133,16 +137,19 @@ struct OrderSearch {
 
 }  // namespace
 
-bool separations_consistent(const std::vector<PairSeparation>& pairs, std::size_t queries, std::uint64_t& nodes,
-                            std::uint64_t node_limit) {
+bool separations_consistent(const std::vector<PairSeparation>& pairs, std::size_t queries,
+                            std::uint64_t& nodes, std::uint64_t node_limit) {
   OrderSearch search(pairs, queries, node_limit);
   const bool found = search.extend(0);
   nodes += search.nodes;
-  if (search.exhausted) throw ResourceError("order argument: more than " + std::to_string(node_limit) + " search nodes");
+  if (search.exhausted)
+    throw ResourceError("order argument: more than " + std::to_string(node_limit) +
+                        " search nodes");
   return found;
 }
 
-OrderArgument order_argument(const RankTask& task, int r, SearchClass search_class, std::uint64_t node_limit) {
+OrderArgument order_argument(const RankTask& task, int r, SearchClass search_class,
+                             std::uint64_t node_limit) {
   OrderArgument result;
   if (r < 1 || r > 2) {
     result.reason = "the order argument concerns r = 1 and r = 2 only";
@@ -174,7 +181,8 @@ OrderArgument order_argument(const RankTask& task, int r, SearchClass search_cla
     for (std::uint32_t q : queries)
       for (std::uint32_t z : keys)
         if (!std::binary_search(used[q].begin(), used[q].end(), z)) {
-          result.reason = "class NK and the pair (" + task.tokens[q].to_string() + ", " + task.tokens[z].to_string() +
+          result.reason = "class NK and the pair (" + task.tokens[q].to_string() + ", " +
+                          task.tokens[z].to_string() +
                           ") is not used by the task, so the kernel block need not be nonnegative";
           return result;
         }
@@ -189,18 +197,22 @@ OrderArgument order_argument(const RankTask& task, int r, SearchClass search_cla
     // All rows proportional: one pair with both sides nonempty is contradictory.
     result.refuted = true;
     result.core.push_back(pairs.front());
-    result.summary = "rank 1: every query row is a multiple of one vector, but " + task.tokens[pairs.front().a].to_string() +
-                     " must outweigh " + task.tokens[pairs.front().b].to_string() + " for query " +
-                     task.tokens[pairs.front().prefer_a.front()].to_string() + " and the reverse holds for query " +
+    result.summary = "rank 1: every query row is a multiple of one vector, but " +
+                     task.tokens[pairs.front().a].to_string() + " must outweigh " +
+                     task.tokens[pairs.front().b].to_string() + " for query " +
+                     task.tokens[pairs.front().prefer_a.front()].to_string() +
+                     " and the reverse holds for query " +
                      task.tokens[pairs.front().prefer_b.front()].to_string();
     return result;
   }
   // Most constraining pairs first.
-  std::stable_sort(pairs.begin(), pairs.end(), [](const PairSeparation& x, const PairSeparation& y) {
-    return x.prefer_a.size() + x.prefer_b.size() > y.prefer_a.size() + y.prefer_b.size();
-  });
+  std::stable_sort(
+      pairs.begin(), pairs.end(), [](const PairSeparation& x, const PairSeparation& y) {
+        return x.prefer_a.size() + x.prefer_b.size() > y.prefer_a.size() + y.prefer_b.size();
+      });
   if (separations_consistent(pairs, queries, result.nodes, node_limit)) {
-    result.summary = "the separations of " + std::to_string(pairs.size()) + " key pairs admit a consistent angle order";
+    result.summary = "the separations of " + std::to_string(pairs.size()) +
+                     " key pairs admit a consistent angle order";
     return result;
   }
   // Greedy minimisation: drop each pair whose removal keeps the set contradictory.
@@ -217,8 +229,9 @@ OrderArgument order_argument(const RankTask& task, int r, SearchClass search_cla
   result.nodes += recheck;
   result.refuted = true;
   result.core = std::move(core);
-  result.summary = "rank 2: no order of the query angles separates the queries of " + std::to_string(result.core.size()) +
-                   " key pairs (out of " + std::to_string(pairs.size()) + " with opposite preferences)";
+  result.summary = "rank 2: no order of the query angles separates the queries of " +
+                   std::to_string(result.core.size()) + " key pairs (out of " +
+                   std::to_string(pairs.size()) + " with opposite preferences)";
   return result;
 }
 

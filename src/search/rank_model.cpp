@@ -1,8 +1,8 @@
 // Candidate models of the rank search and their exact re-verification (see rank_model.hpp).
 #include "kernelrank/search/rank_model.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <algorithm>
 #include <set>
@@ -16,7 +16,8 @@ RationalMatrix kernel_table(const RankModel& model) {
     for (std::size_t z = 0; z < size; ++z) {
       Rational sum = 0;
       for (int k = 0; k < model.r; ++k)
-        sum += model.query_features[q][static_cast<std::size_t>(k)] * model.key_features[z][static_cast<std::size_t>(k)];
+        sum += model.query_features[q][static_cast<std::size_t>(k)] *
+               model.key_features[z][static_cast<std::size_t>(k)];
       kernel[q][z] = sum;
     }
   return kernel;
@@ -26,19 +27,22 @@ TabularModel to_tabular_model(const RankTask& task, const RankModel& model) {
   return TabularModel(task.m, task.tokens, kernel_table(model), model.readout);
 }
 
-std::string features_model_text(const RankTask& task, const RankModel& model, const std::string& comment) {
+std::string features_model_text(const RankTask& task, const RankModel& model,
+                                const std::string& comment) {
   const std::size_t size = task.tokens.size();
   std::string out;
   for (std::size_t start = 0; start < comment.size();) {
     const std::size_t end = comment.find('\n', start);
-    out += "# " + comment.substr(start, end == std::string::npos ? std::string::npos : end - start) + "\n";
+    out += "# " +
+           comment.substr(start, end == std::string::npos ? std::string::npos : end - start) + "\n";
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  out += "# Feature form of the same model: alpha(q,z) = <phiQ(q), phiK(z)>, v(z) = one-hot of z,\n";
+  out +=
+      "# Feature form of the same model: alpha(q,z) = <phiQ(q), phiK(z)>, v(z) = one-hot of z,\n";
   out += "# c(q) = the readout row F_q, e = 0, so F_q(z) = <c(q), v(z)>.\n";
-  out += "kernelrank-model 1 kind=features m=" + std::to_string(task.m) + " r=" + std::to_string(model.r) +
-         " d=" + std::to_string(size) + "\n";
+  out += "kernelrank-model 1 kind=features m=" + std::to_string(task.m) +
+         " r=" + std::to_string(model.r) + " d=" + std::to_string(size) + "\n";
   for (std::size_t i = 0; i < size; ++i) {
     out += "token " + task.tokens[i].to_string() + " phiQ";
     for (const Rational& x : model.query_features[i]) out += " " + to_string(x);
@@ -58,10 +62,11 @@ namespace {
 void check_shape(const RankTask& task, const RankModel& model) {
   const std::size_t size = task.tokens.size();
   const auto r = static_cast<std::size_t>(model.r);
-  bool ok = model.r >= 1 && model.query_features.size() == size && model.key_features.size() == size &&
-            model.readout.size() == size;
+  bool ok = model.r >= 1 && model.query_features.size() == size &&
+            model.key_features.size() == size && model.readout.size() == size;
   for (std::size_t i = 0; ok && i < size; ++i)
-    ok = model.query_features[i].size() == r && model.key_features[i].size() == r && model.readout[i].size() == size;
+    ok = model.query_features[i].size() == r && model.key_features[i].size() == r &&
+         model.readout[i].size() == size;
   if (!ok) throw InternalError("rank model has the wrong shape for the task");
 }
 
@@ -75,13 +80,15 @@ void check_class(const RankTask& task, const RankModel& model, const RationalMat
           if (x < 0) {
             check.class_ok = false;
             check.class_detail = std::string(table == &model.query_features ? "phiQ(" : "phiK(") +
-                                 task.tokens[i].to_string() + ")[" + std::to_string(k + 1) + "] = " + to_string(x) + " < 0";
+                                 task.tokens[i].to_string() + ")[" + std::to_string(k + 1) +
+                                 "] = " + to_string(x) + " < 0";
             return;
           }
         }
     check.class_ok = true;
-    check.class_detail = "PF: all " + std::to_string(2 * task.tokens.size() * static_cast<std::size_t>(model.r)) +
-                         " feature entries are >= 0";
+    check.class_detail =
+        "PF: all " + std::to_string(2 * task.tokens.size() * static_cast<std::size_t>(model.r)) +
+        " feature entries are >= 0";
     return;
   }
   const auto used = task.used_keys();
@@ -91,18 +98,21 @@ void check_class(const RankTask& task, const RankModel& model, const RationalMat
       ++pairs;
       if (kernel[q][z] < 0) {
         check.class_ok = false;
-        check.class_detail = "alpha(" + task.tokens[q].to_string() + ", " + task.tokens[z].to_string() +
-                             ") = " + to_string(kernel[q][z]) + " < 0 on a used pair";
+        check.class_detail = "alpha(" + task.tokens[q].to_string() + ", " +
+                             task.tokens[z].to_string() + ") = " + to_string(kernel[q][z]) +
+                             " < 0 on a used pair";
         return;
       }
     }
   check.class_ok = true;
-  check.class_detail = "NK: kernel >= 0 on all " + std::to_string(pairs) + " used (query, key) pairs";
+  check.class_detail =
+      "NK: kernel >= 0 on all " + std::to_string(pairs) + " used (query, key) pairs";
 }
 
 }  // namespace
 
-ModelCheck verify_rank_model(const RankTask& task, const RankModel& model, SearchClass search_class) {
+ModelCheck verify_rank_model(const RankTask& task, const RankModel& model,
+                             SearchClass search_class) {
   check_shape(task, model);
   ModelCheck check;
   const RationalMatrix kernel = kernel_table(model);
@@ -135,6 +145,5 @@ ModelCheck verify_rank_model_on(const RankTask& task, const std::vector<std::siz
   check_class(sub, model, kernel, search_class, check);
   return check;
 }
-
 
 }  // namespace kernelrank

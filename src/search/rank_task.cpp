@@ -31,7 +31,8 @@ std::vector<std::uint32_t> RankTask::rows() const {
 
 std::vector<std::vector<std::uint32_t>> RankTask::used_keys() const {
   std::vector<std::set<std::uint32_t>> sets(tokens.size());
-  for (const RankInstance& inst : instances) sets[inst.query].insert(inst.keys.begin(), inst.keys.end());
+  for (const RankInstance& inst : instances)
+    sets[inst.query].insert(inst.keys.begin(), inst.keys.end());
   std::vector<std::vector<std::uint32_t>> out(tokens.size());
   for (std::size_t q = 0; q < tokens.size(); ++q) out[q].assign(sets[q].begin(), sets[q].end());
   return out;
@@ -39,7 +40,8 @@ std::vector<std::vector<std::uint32_t>> RankTask::used_keys() const {
 
 namespace {
 
-int target_of(const std::vector<Token>& tokens, std::uint32_t q, const std::vector<std::uint32_t>& keys) {
+int target_of(const std::vector<Token>& tokens, std::uint32_t q,
+              const std::vector<std::uint32_t>& keys) {
   int best = tokens[q].weight();
   for (std::uint32_t z : keys) best = std::min(best, inner(tokens[q], tokens[z]));
   return best;
@@ -55,7 +57,8 @@ void sort_instances(std::vector<RankInstance>& instances) {
 }  // namespace
 
 RankTask cube_rank_task(int m, int n) {
-  if (m < 1 || m > 8) throw UsageError("--m must be in 1..8 for the rank search (the cube has 2^m tokens)");
+  if (m < 1 || m > 8)
+    throw UsageError("--m must be in 1..8 for the rank search (the cube has 2^m tokens)");
   if (n < 1 || n > 4) throw UsageError("--n must be in 1..4 for the rank search");
   RankTask task;
   task.m = m;
@@ -101,10 +104,12 @@ RankTask family_rank_task(const Family& family, const std::string& name) {
   task.n = family.n;
   task.cube = false;
   std::set<Token> token_set;
-  for (const Instance& inst : family.instances) token_set.insert(inst.tokens.begin(), inst.tokens.end());
+  for (const Instance& inst : family.instances)
+    token_set.insert(inst.tokens.begin(), inst.tokens.end());
   task.tokens.assign(token_set.begin(), token_set.end());
   std::unordered_map<Token, std::uint32_t, TokenHash> index;
-  for (std::size_t i = 0; i < task.tokens.size(); ++i) index[task.tokens[i]] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < task.tokens.size(); ++i)
+    index[task.tokens[i]] = static_cast<std::uint32_t>(i);
   for (const Instance& inst : family.instances) {
     RankInstance row;
     row.query = index.at(inst.tokens[static_cast<std::size_t>(inst.query)]);
@@ -115,8 +120,9 @@ RankTask family_rank_task(const Family& family, const std::string& name) {
   }
   sort_instances(task.instances);
   task.family = family;
-  task.description = "family " + name + " (" + std::to_string(family.instances.size()) + " instances, " +
-                     std::to_string(task.instances.size()) + " distinct query/multiset pairs)";
+  task.description = "family " + name + " (" + std::to_string(family.instances.size()) +
+                     " instances, " + std::to_string(task.instances.size()) +
+                     " distinct query/multiset pairs)";
   return task;
 }
 

@@ -2,8 +2,8 @@
 // hand-over of the weights as doubles. See torch_head.hpp.
 #include "torch_head.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "core/portable_random.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <cmath>
 #include <unordered_map>
@@ -75,18 +75,20 @@ FeatureMap parse_feature_map(const std::string& name) {
 
 std::string to_string(FeatureMap feature) {
   switch (feature) {
-    case FeatureMap::Relu: return "relu";
-    case FeatureMap::Square: return "square";
-    case FeatureMap::Softmax: return "softmax";
+    case FeatureMap::Relu:
+      return "relu";
+    case FeatureMap::Square:
+      return "square";
+    case FeatureMap::Softmax:
+      return "softmax";
   }
   return "?";
 }
 
 std::vector<torch::Tensor> TorchHead::parameters() const {
-  std::vector<torch::Tensor> all = {query_weight,     query_bias,     key_weight,
-                                    key_bias,         value_weight,   value_bias,
-                                    readout_c_weight, readout_c_bias, readout_e_weight,
-                                    readout_e_bias};
+  std::vector<torch::Tensor> all = {
+      query_weight, query_bias,       key_weight,     key_bias,         value_weight,
+      value_bias,   readout_c_weight, readout_c_bias, readout_e_weight, readout_e_bias};
   if (learn_temperature) all.push_back(log_temperature);
   return all;
 }
@@ -109,7 +111,8 @@ FamilyTensors to_tensors(const Family& family) {
     const Instance& instance = family.instances[static_cast<std::size_t>(b)];
     for (int j = 0; j < family.n; ++j) {
       const Token& token = instance.tokens[static_cast<std::size_t>(j)];
-      const auto [it, added] = distinct.emplace(token, static_cast<std::int64_t>(distinct_list.size()));
+      const auto [it, added] =
+          distinct.emplace(token, static_cast<std::int64_t>(distinct_list.size()));
       if (added) distinct_list.push_back(&token);
       token_index[b * family.n + j] = it->second;
     }
@@ -119,7 +122,8 @@ FamilyTensors to_tensors(const Family& family) {
   double* distinct_data = out.distinct_tokens.data_ptr<double>();
   for (std::int64_t u = 0; u < distinct_count; ++u)
     for (int i = 0; i < family.m; ++i)
-      distinct_data[u * family.m + i] = distinct_list[static_cast<std::size_t>(u)]->get(i) ? 1.0 : 0.0;
+      distinct_data[u * family.m + i] =
+          distinct_list[static_cast<std::size_t>(u)]->get(i) ? 1.0 : 0.0;
   for (std::int64_t b = 0; b < count; ++b) {
     const Instance& instance = family.instances[static_cast<std::size_t>(b)];
     for (int j = 0; j < family.n; ++j)
@@ -134,8 +138,8 @@ FamilyTensors to_tensors(const Family& family) {
   return out;
 }
 
-TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions,
-                       std::uint64_t seed, double fixed_temperature) {
+TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions, std::uint64_t seed,
+                       double fixed_temperature) {
   TorchHead head;
   head.feature = feature;
   head.m = m;
@@ -170,20 +174,22 @@ TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions,
 namespace {
 
 // Position independent: every map once per distinct token, then gathered per instance.
-torch::Tensor forward_shared_maps(const TorchHead& head, const FamilyTensors& data, double epsilon) {
+torch::Tensor forward_shared_maps(const TorchHead& head, const FamilyTensors& data,
+                                  double epsilon) {
   const torch::Tensor& x = data.distinct_tokens;
   const torch::Tensor pre_q = torch::matmul(x, head.query_weight[0].t()) + head.query_bias[0];
   const torch::Tensor pre_k = torch::matmul(x, head.key_weight[0].t()) + head.key_bias[0];
   const torch::Tensor values = torch::matmul(x, head.value_weight[0].t()) + head.value_bias[0];
   const torch::Tensor c = torch::matmul(x, head.readout_c_weight[0].t()) + head.readout_c_bias[0];
   const torch::Tensor e = torch::matmul(x, head.readout_e_weight[0]) + head.readout_e_bias[0];
-  const torch::Tensor& keys = data.token_index;  // [B, n]
+  const torch::Tensor& keys = data.token_index;     // [B, n]
   const torch::Tensor& queries = data.query_index;  // [B]
   const torch::Tensor readout = (values.index({keys}) * c.index({queries}).unsqueeze(1)).sum(-1);
   const torch::Tensor offset = e.index({queries});
   if (head.feature == FeatureMap::Softmax) {
-    const torch::Tensor scores = torch::exp(head.log_temperature) *
-                                 (pre_k.index({keys}) * pre_q.index({queries}).unsqueeze(1)).sum(-1);
+    const torch::Tensor scores =
+        torch::exp(head.log_temperature) *
+        (pre_k.index({keys}) * pre_q.index({queries}).unsqueeze(1)).sum(-1);
     return (torch::softmax(scores, 1) * readout).sum(1) + offset;
   }
   const torch::Tensor phi_q = activate(head.feature, pre_q);
@@ -199,19 +205,19 @@ torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double e
   const std::int64_t count = data.tokens.size(0);
   const torch::Tensor rows = torch::arange(count, torch::TensorOptions().dtype(torch::kInt64));
   const torch::Tensor query_tokens = data.tokens.index({rows, data.query});  // [B, m]
-  const torch::Tensor slots =
-      head.positions > 0 ? data.query : torch::zeros_like(data.query);
+  const torch::Tensor slots = head.positions > 0 ? data.query : torch::zeros_like(data.query);
   const torch::Tensor pre_q = query_affine(query_tokens, head.query_weight, head.query_bias, slots);
   const torch::Tensor pre_k = key_affine(data.tokens, head.key_weight, head.key_bias);
   const torch::Tensor values = key_affine(data.tokens, head.value_weight, head.value_bias);
-  const torch::Tensor c = query_affine(query_tokens, head.readout_c_weight, head.readout_c_bias, slots);
+  const torch::Tensor c =
+      query_affine(query_tokens, head.readout_c_weight, head.readout_c_bias, slots);
   const torch::Tensor readout = (values * c.unsqueeze(1)).sum(-1);  // [B, n]
-  const torch::Tensor e =
-      query_affine(query_tokens, head.readout_e_weight.unsqueeze(1),
-                   head.readout_e_bias.unsqueeze(1), slots)
-          .squeeze(1);
+  const torch::Tensor e = query_affine(query_tokens, head.readout_e_weight.unsqueeze(1),
+                                       head.readout_e_bias.unsqueeze(1), slots)
+                              .squeeze(1);
   if (head.feature == FeatureMap::Softmax) {
-    const torch::Tensor scores = torch::exp(head.log_temperature) * (pre_k * pre_q.unsqueeze(1)).sum(-1);
+    const torch::Tensor scores =
+        torch::exp(head.log_temperature) * (pre_k * pre_q.unsqueeze(1)).sum(-1);
     return (torch::softmax(scores, 1) * readout).sum(1) + e;
   }
   const torch::Tensor alpha =
@@ -261,7 +267,8 @@ HeadWeights to_head_weights(const TorchHead& head) {
   out.by_position.resize(static_cast<std::size_t>(head.query_weight.size(0)));
   for (std::size_t p = 0; p < out.by_position.size(); ++p)
     for (const SlotTensor& field : kSlotTensors)
-      out.by_position[p].*field.values = to_vector((head.*field.tensor)[static_cast<std::int64_t>(p)]);
+      out.by_position[p].*field.values =
+          to_vector((head.*field.tensor)[static_cast<std::int64_t>(p)]);
   if (head.feature == FeatureMap::Softmax)
     out.temperature = std::exp(head.log_temperature.item<double>());
   return out;

@@ -47,8 +47,8 @@ struct FamilyTensors {
 FamilyTensors to_tensors(const Family& family);
 
 // Seeded initial weights (portable generator, independent of torch's RNG).
-TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions,
-                       std::uint64_t seed, double fixed_temperature);
+TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions, std::uint64_t seed,
+                       double fixed_temperature);
 
 // Outputs y [B]; epsilon is added to the denominator (kernel heads only).
 torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double epsilon);

@@ -26,8 +26,7 @@ double float_accuracy(const torch::Tensor& outputs, const torch::Tensor& targets
   return correct.to(torch::kFloat64).mean().item<double>();
 }
 
-std::vector<double> outputs_of(const train::TorchHead& head, const Family& family,
-                               double epsilon) {
+std::vector<double> outputs_of(const train::TorchHead& head, const Family& family, double epsilon) {
   if (family.instances.empty()) return {};
   torch::NoGradGuard no_grad;
   const train::FamilyTensors data = train::to_tensors(family);
@@ -38,8 +37,8 @@ std::vector<double> outputs_of(const train::TorchHead& head, const Family& famil
 void check_config(const Family& train, const Family& test, const TrainConfig& config) {
   if (train.instances.empty()) throw UsageError("the training family has no instances");
   if (!test.instances.empty() && (test.m != train.m || test.n != train.n))
-    throw UsageError("the test family has m=" + std::to_string(test.m) + ", n=" +
-                     std::to_string(test.n) + " but the training family has m=" +
+    throw UsageError("the test family has m=" + std::to_string(test.m) +
+                     ", n=" + std::to_string(test.n) + " but the training family has m=" +
                      std::to_string(train.m) + ", n=" + std::to_string(train.n));
   if (config.r < 1) throw UsageError("--r must be at least 1");
   if (config.epochs < 0) throw UsageError("--epochs must be at least 0");
@@ -63,12 +62,10 @@ TrainedHead train_head(const Family& train, const Family& test, const TrainConfi
   train::TorchHead head = train::initial_head(feature, train.m, config.r, d, config.positions,
                                               config.seed, config.temperature);
   const train::FamilyTensors data = train::to_tensors(train);
-  torch::optim::Adam optimiser(head.parameters(),
-                               torch::optim::AdamOptions(config.learning_rate));
+  torch::optim::Adam optimiser(head.parameters(), torch::optim::AdamOptions(config.learning_rate));
   for (int epoch = 1; epoch <= config.epochs; ++epoch) {
     const double progress = static_cast<double>(epoch - 1) / std::max(1, config.epochs - 1);
-    const double rate = config.learning_rate *
-                        (0.01 + 0.99 * 0.5 * (1 + std::cos(kPi * progress)));
+    const double rate = config.learning_rate * (0.01 + 0.99 * 0.5 * (1 + std::cos(kPi * progress)));
     for (auto& group : optimiser.param_groups())
       static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
     optimiser.zero_grad();

@@ -226,10 +226,11 @@ TEST_CASE("certificates: an exception that is no verdict is an internal error, e
   for (const bool typed : {true, false}) {
     std::ostringstream out;
     std::ostringstream err;
-    const auto result = krcheck::guarded_run("x.cert", out, err, [&](krcheck::CheckResult&) -> Status {
-      if (typed) throw std::logic_error("index out of range");
-      throw 42;
-    });
+    const auto result =
+        krcheck::guarded_run("x.cert", out, err, [&](krcheck::CheckResult&) -> Status {
+          if (typed) throw std::logic_error("index out of range");
+          throw 42;
+        });
     CHECK(result.status == Status::internal);
     CHECK(krcheck::exit_code(result.status) == 4);
     CHECK(has(err.str(), typed ? "x.cert:0: error: internal error: index out of range\n"

@@ -131,7 +131,7 @@ TEST_CASE("dependence rule: at rank 1 the cover +- is enough for the cube, not f
   CHECK(cube.required == 1);
   const auto family = decide_dependence_covers(2, {"+-"}, true);
   CHECK_FALSE(family.all_covered);
-  CHECK(family.required == 4);  // +0, 0+, ++, +- up to negation
+  CHECK(family.required == 4);      // +0, 0+, ++, +- up to negation
   CHECK(family.uncovered == "++");  // +0 and 0+ agree with +- (or -+) on their support
   CHECK(decide_dependence_covers(2, {"+-", "++"}, true).all_covered);
   CHECK(decide_dependence_covers(2, {"-+", "--"}, true).all_covered);  // negations count
@@ -166,8 +166,10 @@ TEST_CASE("dependence rule: the closure agrees with the definition on every cove
   for (std::uint32_t subset = 0; subset < (1U << base.size()); ++subset) {
     std::vector<std::string> chosen;
     for (std::size_t t = 0; t < base.size(); ++t)
-      if ((subset >> t) & 1U) chosen.push_back(t % 2 == 0 ? base[t] : std::string(
-          {negated(base[t][0]), negated(base[t][1]), negated(base[t][2])}));
+      if ((subset >> t) & 1U)
+        chosen.push_back(t % 2 == 0 ? base[t]
+                                    : std::string({negated(base[t][0]), negated(base[t][1]),
+                                                   negated(base[t][2])}));
     for (const bool family : {false, true}) {
       const auto decision = decide_dependence_covers(3, chosen, family);
       const std::string expected = oracle(3, chosen, family);
@@ -257,10 +259,9 @@ TEST_CASE("dependence rule: rank 12 scans all 3^13 patterns") {
   const auto family = decide_dependence_covers(13, full, true);
   CHECK(family.all_covered);
   CHECK(family.required == 797161);  // (3^13 - 1) / 2
-  full.erase(full.begin() + 1);  // +-+++++++++++: it and its negation lose their only cover
+  full.erase(full.begin() + 1);      // +-+++++++++++: it and its negation lose their only cover
   const auto cube = decide_dependence_covers(13, full, false);
   CHECK(cube.required == 788970);  // (3^13 - 2 * 2^13 + 1) / 2
   CHECK(cube.uncovered == "+-+++++++++++");
-  CHECK(decide_dependence_covers(13, {std::string(13, '+')}, false).uncovered ==
-        "00000000000+-");
+  CHECK(decide_dependence_covers(13, {std::string(13, '+')}, false).uncovered == "00000000000+-");
 }

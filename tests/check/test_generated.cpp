@@ -44,12 +44,14 @@ struct Outcome {
   std::string err;
 };
 
-Outcome check(const std::string& text, const CheckOptions& options, const std::string& name = "g.cert") {
+Outcome check(const std::string& text, const CheckOptions& options,
+              const std::string& name = "g.cert") {
   std::istringstream in(text);
   std::ostringstream out;
   std::ostringstream err;
   Outcome outcome;
-  outcome.result = krcheck::check_certificate(NamedInput{name, &in}, std::nullopt, out, err, options);
+  outcome.result =
+      krcheck::check_certificate(NamedInput{name, &in}, std::nullopt, out, err, options);
   outcome.out = out.str();
   outcome.err = err.str();
   return outcome;
@@ -68,7 +70,8 @@ Outcome shard(const std::string& text, std::uint64_t k, std::uint64_t shards, in
   return check(text, options);
 }
 
-Outcome merge(const std::string& text, const std::vector<std::pair<std::string, std::string>>& partials) {
+Outcome merge(const std::string& text,
+              const std::vector<std::pair<std::string, std::string>>& partials) {
   std::istringstream in(text);
   std::vector<std::istringstream> streams;
   streams.reserve(partials.size());
@@ -191,7 +194,8 @@ TEST_CASE("generated: the partial pair counts of the shards add up to all pairs"
   for (const std::uint64_t kept : {1ull, 2ull, 2048ull, 2049ull, 5000ull, 100000ull}) {
     for (const std::uint64_t shards : {1ull, 2ull, 3ull, 7ull, 1000ull}) {
       std::uint64_t total = 0;
-      for (std::uint64_t k = 1; k <= shards; ++k) total += krcheck::shard_pair_count(kept, k, shards);
+      for (std::uint64_t k = 1; k <= shards; ++k)
+        total += krcheck::shard_pair_count(kept, k, shards);
       CHECK(total == kept * (kept - 1) / 2);
     }
   }
@@ -202,10 +206,9 @@ TEST_CASE("generated: the partial pair counts of the shards add up to all pairs"
 }
 
 TEST_CASE("generated: 1, 2 and 3 threads give byte-identical output") {
-  for (const char* name : {"valid/generated_m64_w32_5000.cert",
-                           "valid/generated_m24_w12_two_tiles_drops.cert",
-                           "invalid/generated_small_gap_in_second_tile.cert",
-                           "invalid/generated_altered_seed.cert"}) {
+  for (const char* name :
+       {"valid/generated_m64_w32_5000.cert", "valid/generated_m24_w12_two_tiles_drops.cert",
+        "invalid/generated_small_gap_in_second_tile.cert", "invalid/generated_altered_seed.cert"}) {
     CAPTURE(name);
     const std::string text = read_file(kCorpus + name);
     const Outcome one = with_threads(text, 1);
@@ -229,9 +232,9 @@ TEST_CASE("generated: 1, 2 and 3 threads give byte-identical output") {
 }
 
 TEST_CASE("generated: the explicit-rows trace pass gives the same output on any thread count") {
-  for (const char* name : {"valid/golay_dodecads_m24.cert", "valid/hamming_m8_rows14.cert",
-                           "valid/wide_m130.cert", "invalid/gap_one.cert",
-                           "invalid/wide_m130_small_gap.cert", "invalid/sum_plus_one.cert"}) {
+  for (const char* name :
+       {"valid/golay_dodecads_m24.cert", "valid/hamming_m8_rows14.cert", "valid/wide_m130.cert",
+        "invalid/gap_one.cert", "invalid/wide_m130_small_gap.cert", "invalid/sum_plus_one.cert"}) {
     CAPTURE(name);
     const std::string text = read_file(kCorpus + name);
     const Outcome one = with_threads(text, 1);
@@ -245,12 +248,11 @@ TEST_CASE("generated: the explicit-rows trace pass gives the same output on any 
 }
 
 TEST_CASE("generated: K shards merged give the unsharded output") {
-  for (const char* name : {"valid/generated_m64_w32_5000.cert",
-                           "valid/generated_m24_w12_two_tiles_drops.cert",
-                           "valid/generated_single_kept_row.cert",
-                           "invalid/generated_altered_count.cert",
-                           "invalid/generated_claim_too_strong.cert",
-                           "invalid/generated_small_gap_in_second_tile.cert"}) {
+  for (const char* name :
+       {"valid/generated_m64_w32_5000.cert", "valid/generated_m24_w12_two_tiles_drops.cert",
+        "valid/generated_single_kept_row.cert", "invalid/generated_altered_count.cert",
+        "invalid/generated_claim_too_strong.cert",
+        "invalid/generated_small_gap_in_second_tile.cert"}) {
     CAPTURE(name);
     const std::string text = read_file(kCorpus + name);
     const Outcome whole = with_threads(text, 2);
@@ -342,10 +344,11 @@ TEST_CASE("generated: merge rejects missing, duplicate, foreign and malformed pa
   const std::string other = read_file(kCorpus + "valid/generated_m32_w16.cert");
   const auto other_partials = all_shards(other, 3);
   const std::string digest_line = partials[0].second.substr(0, partials[0].second.find("\nshard"));
-  rejected({partials[0], other_partials[1], partials[2]},
-           "p2:2: error: this partial result is of the certificate with SHA-256 " +
-               other_partials[1].second.substr(other_partials[1].second.find("certificate ") + 12, 64) +
-               ", not of g.cert (SHA-256 " + digest_line.substr(digest_line.size() - 64) + ")");
+  rejected(
+      {partials[0], other_partials[1], partials[2]},
+      "p2:2: error: this partial result is of the certificate with SHA-256 " +
+          other_partials[1].second.substr(other_partials[1].second.find("certificate ") + 12, 64) +
+          ", not of g.cert (SHA-256 " + digest_line.substr(digest_line.size() - 64) + ")");
   // Shards of another K.
   const auto four = all_shards(text, 4);
   rejected({partials[0], four[1], partials[2]},
@@ -357,18 +360,20 @@ TEST_CASE("generated: merge rejects missing, duplicate, foreign and malformed pa
   rejected({partials[0], tampered[1], partials[2]},
            "p2:38: error: the overlap counts sum to 6045696, but line 5 says pairs 6045697");
   tampered = partials;
-  tampered[1].second = replaced(tampered[1].second, "kernelrank-check-partial 1",
-                                "kernelrank-check-partial 2");
+  tampered[1].second =
+      replaced(tampered[1].second, "kernelrank-check-partial 1", "kernelrank-check-partial 2");
   rejected({partials[0], tampered[1], partials[2]},
            "p2:1: error: unsupported partial format version '2', expected 1");
   tampered = partials;
   tampered[1].second = replaced(tampered[1].second, "weight 32", "weight 31");
-  rejected({partials[0], tampered[1], partials[2]},
-           "p2:38: error: expected 'small-gap none' or 'small-gap <i> <j> <overlap>', found 'overlap'");
+  rejected(
+      {partials[0], tampered[1], partials[2]},
+      "p2:38: error: expected 'small-gap none' or 'small-gap <i> <j> <overlap>', found 'overlap'");
   tampered = partials;
   tampered[1].second = replaced(tampered[1].second, "overlap 3 0", "overlap 4 0");
-  rejected({partials[0], tampered[1], partials[2]},
-           "p2:9: error: expected the line of overlap 3 (overlaps 0..32 in order), found overlap 4");
+  rejected(
+      {partials[0], tampered[1], partials[2]},
+      "p2:9: error: expected the line of overlap 3 (overlaps 0..32 in order), found overlap 4");
   tampered = partials;
   tampered[1].second = replaced(tampered[1].second, "small-gap none", "small-gap 1 2 31");
   rejected({partials[0], tampered[1], partials[2]},
@@ -385,11 +390,13 @@ TEST_CASE("generated: merge rejects missing, duplicate, foreign and malformed pa
   tampered = partials;
   tampered[2].second = replaced(tampered[2].second, "shard 3/3", "shard 2/3");
   tampered[1].second = replaced(tampered[1].second, "shard 2/3", "shard 3/3");
-  rejected({partials[0], tampered[1], tampered[2]},
-           "p2:5: error: pairs 6045696, but shard 3 of 3 holds 2259548 pairs of the 5000 kept rows");
+  rejected(
+      {partials[0], tampered[1], tampered[2]},
+      "p2:5: error: pairs 6045696, but shard 3 of 3 holds 2259548 pairs of the 5000 kept rows");
   // The rule must be trace-uniform, and there must be partials.
-  rejected({partials[0]}, "g.cert:4: error: only rule trace-uniform certificates are checked in "
-                          "shards and merged",
+  rejected({partials[0]},
+           "g.cert:4: error: only rule trace-uniform certificates are checked in "
+           "shards and merged",
            read_file(kCorpus + "valid/spec_example.cert"));
   rejected({}, "g.cert:0: error: no partial results to merge");
   // A small-gap line must name kept rows: here one count moved to overlap 16 (W), so the
@@ -447,8 +454,8 @@ TEST_CASE("generated: the command line writes partials atomically and merges the
   for (int k = 1; k <= 3; ++k) {
     const std::string out = (dir / ("p" + std::to_string(k))).string();
     std::string text;
-    CHECK(run({"--threads", std::to_string(k - 1), "--shard", std::to_string(k) + "/3",
-               "--partial", out, cert},
+    CHECK(run({"--threads", std::to_string(k - 1), "--shard", std::to_string(k) + "/3", "--partial",
+               out, cert},
               &text) == 0);
     CHECK(has(text, "s PARTIAL\n"));
     CHECK(std::filesystem::exists(out));
@@ -461,21 +468,21 @@ TEST_CASE("generated: the command line writes partials atomically and merges the
   CHECK(run(merge_args, &merged) == 0);
   CHECK(without_line(merged, "c merged 3 shards") == whole);
   // Usage errors: exit 2, one usage error, NOT VERIFIED.
-  for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"--shard", "1/3", cert},
-                                             {"--partial", (dir / "x").string(), cert},
-                                             {"--shard", "0/3", "--partial", (dir / "x").string(), cert},
-                                             {"--shard", "4/3", "--partial", (dir / "x").string(), cert},
-                                             {"--shard", "1-3", "--partial", (dir / "x").string(), cert},
-                                             {"--threads", "x", cert},
-                                             {"--threads", "-1", cert},
-                                             {"--threads", "2000", cert},
-                                             {"--threads"},
-                                             {"--merge", cert},
-                                             {"--merge", "--shard", "1/2", cert, "p"},
-                                             {"--shard", "1/2", "--partial", cert, cert},
-                                             {"--frobnicate", cert},
-                                             {}}) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--shard", "1/3", cert},
+           {"--partial", (dir / "x").string(), cert},
+           {"--shard", "0/3", "--partial", (dir / "x").string(), cert},
+           {"--shard", "4/3", "--partial", (dir / "x").string(), cert},
+           {"--shard", "1-3", "--partial", (dir / "x").string(), cert},
+           {"--threads", "x", cert},
+           {"--threads", "-1", cert},
+           {"--threads", "2000", cert},
+           {"--threads"},
+           {"--merge", cert},
+           {"--merge", "--shard", "1/2", cert, "p"},
+           {"--shard", "1/2", "--partial", cert, cert},
+           {"--frobnicate", cert},
+           {}}) {
     CAPTURE(args.size());
     std::string out;
     std::string err;

@@ -46,8 +46,9 @@ std::string family_cert(const std::string& digest_field, const std::string& pair
 // more is over the limit.
 TEST_CASE("mutation kills: the pair count limit is kMaxRows (kMaxRows - 1)") {
   const std::string digest = digest_of(kFamily);
-  expect_error(family_cert(digest, "pairs 39999800001\n"), Status::malformed,
-               "test.cert:10: error: the number of pairs 39999800001 exceeds the limit 39999800000");
+  expect_error(
+      family_cert(digest, "pairs 39999800001\n"), Status::malformed,
+      "test.cert:10: error: the number of pairs 39999800001 exceeds the limit 39999800000");
   expect_error(family_cert(digest, "pairs 39999800000\n"), Status::malformed,
                "expected 'pair' line 1 of the 39999800000 declared on line 10");
   CHECK(run_text(family_cert(digest, kPairs), kFamily).status() == Status::verified);
@@ -93,9 +94,10 @@ TEST_CASE("mutation kills: width m = 1 is accepted") {
       "rule trace precision=3\nrows 1\nrow 1 0\nsum 8\nclaim r >= 1\nend\n");
   CHECK(run.status() == Status::verified);
   CHECK(run.result.bound == "1");
-  expect_error("kernelrank-certificate 1\ntask cube m=0 n=3 mode=first class=NK "
-               "positions=independent\n",
-               Status::malformed, "test.cert:2: error: m=0 is out of range 1..4096");
+  expect_error(
+      "kernelrank-certificate 1\ntask cube m=0 n=3 mode=first class=NK "
+      "positions=independent\n",
+      Status::malformed, "test.cert:2: error: m=0 is out of range 1..4096");
 }
 
 // Ccertificate-a38844: the summary repeats the task statement with single spaces.
@@ -126,9 +128,10 @@ TEST_CASE("mutation kills: incomplete rule statements") {
 // Ccertificate-ac5e16: a pair line needs at least one step id after the colon.
 TEST_CASE("mutation kills: a pair line without step ids is malformed") {
   const std::string digest = digest_of(kFamily);
-  expect_error(family_cert(digest, "pairs 2\npair 1 2 :\npair 2 1 : 2\n"), Status::malformed,
-               "test.cert:11: error: expected 'pair <i> <j> : <step id> ...' with at least one step id",
-               kFamily);
+  expect_error(
+      family_cert(digest, "pairs 2\npair 1 2 :\npair 2 1 : 2\n"), Status::malformed,
+      "test.cert:11: error: expected 'pair <i> <j> : <step id> ...' with at least one step id",
+      kFamily);
   expect_error(family_cert(digest, "pairs 2\npair 1 2 ; 1\npair 2 1 : 2\n"), Status::malformed,
                "test.cert:11: error: expected 'pair <i> <j> : <step id> ...'", kFamily);
 }

@@ -24,9 +24,8 @@ std::size_t count_of(const std::string& text, const std::string& part) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream cert_stream(fuzz_bytes(data, size));
   std::ostringstream out, err;
-  const krcheck::CheckResult result =
-      krcheck::check_certificate(krcheck::NamedInput{"fuzz.cert", &cert_stream}, std::nullopt,
-                                 out, err);
+  const krcheck::CheckResult result = krcheck::check_certificate(
+      krcheck::NamedInput{"fuzz.cert", &cert_stream}, std::nullopt, out, err);
   const std::string output = out.str();
   const std::string errors = err.str();
   FUZZ_REQUIRE(count_of(output, "\ns ") == 1);

@@ -26,9 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream cert_stream(cert);
   std::istringstream family_stream(family);
   std::ostringstream out, err;
-  const krcheck::CheckResult result = krcheck::check_certificate(
-      krcheck::NamedInput{"fuzz.cert", &cert_stream},
-      krcheck::NamedInput{"fuzz.family", &family_stream}, out, err);
+  const krcheck::CheckResult result =
+      krcheck::check_certificate(krcheck::NamedInput{"fuzz.cert", &cert_stream},
+                                 krcheck::NamedInput{"fuzz.family", &family_stream}, out, err);
   const std::string output = out.str();
   const std::string errors = err.str();
   const bool verified = result.status == krcheck::Status::verified;

@@ -5,8 +5,8 @@
 // accepted steps have tokens of width 8, a query position in 0..3 and k in 1..2.
 #include "fuzz_support.hpp"
 
-#include "kernelrank/core/errors.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>

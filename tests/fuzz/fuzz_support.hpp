@@ -13,13 +13,12 @@
 #include <cstdlib>
 #include <string>
 
-#define FUZZ_REQUIRE(condition)                                                       \
-  do {                                                                                \
-    if (!(condition)) {                                                               \
-      std::fprintf(stderr, "fuzz property failed: %s (%s:%d)\n", #condition, __FILE__, \
-                   __LINE__);                                                         \
-      std::abort();                                                                   \
-    }                                                                                 \
+#define FUZZ_REQUIRE(condition)                                                                   \
+  do {                                                                                            \
+    if (!(condition)) {                                                                           \
+      std::fprintf(stderr, "fuzz property failed: %s (%s:%d)\n", #condition, __FILE__, __LINE__); \
+      std::abort();                                                                               \
+    }                                                                                             \
   } while (false)
 
 inline std::string fuzz_bytes(const std::uint8_t* data, std::size_t size) {

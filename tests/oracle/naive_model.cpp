@@ -103,7 +103,8 @@ NaiveOutcome naive_rank_outcome(const std::vector<Token>& tokens, const RankMode
   return outcome_of(numerator, denominator, naive_target(instance));
 }
 
-NaiveSweep naive_cube_sweep(int m, int n, const std::function<NaiveOutcome(const Instance&)>& evaluate,
+NaiveSweep naive_cube_sweep(int m, int n,
+                            const std::function<NaiveOutcome(const Instance&)>& evaluate,
                             const std::vector<int>& query_positions) {
   if (m < 1 || m > 20 || n < 1 || static_cast<long long>(m) * n > 40)
     throw std::invalid_argument("naive oracle: the cube sweep is for small m and n only");

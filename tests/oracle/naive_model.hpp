@@ -18,11 +18,11 @@
 #include "naive_parametric.hpp"  // NaiveOutcome
 
 #include "kernelrank/core/instance.hpp"
+#include "kernelrank/core/rational.hpp"
 #include "kernelrank/models/model.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/search/rank_model.hpp"
 #include "kernelrank/search/rank_task.hpp"
-#include "kernelrank/core/rational.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -58,7 +58,8 @@ struct NaiveSweep {
 
 // Every length-n sequence over {0,1}^m (its own odometer over token indices), queried at
 // each of the 0-based `query_positions` (default: position 1 only, the "first" mode).
-NaiveSweep naive_cube_sweep(int m, int n, const std::function<NaiveOutcome(const Instance&)>& evaluate,
+NaiveSweep naive_cube_sweep(int m, int n,
+                            const std::function<NaiveOutcome(const Instance&)>& evaluate,
                             const std::vector<int>& query_positions = {0});
 
 // Rank of a rational matrix by plain Gaussian elimination.

@@ -23,8 +23,8 @@
 #pragma once
 
 #include "kernelrank/core/instance.hpp"
-#include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/core/rational.hpp"
+#include "kernelrank/models/model_forms.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -6,11 +6,11 @@
 #include "oracle/naive_parametric.hpp"
 #include "train/torch_head.hpp"
 
-#include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/eval/trained_verification.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/train/train.hpp"
-#include "kernelrank/eval/trained_verification.hpp"
 
 #include <doctest/doctest.h>
 
@@ -59,7 +59,8 @@ Family random_family(std::mt19937_64& rng, int m, int n, std::size_t count) {
   Family family{m, n, {}};
   for (std::size_t i = 0; i < count; ++i) {
     Instance instance;
-    for (int j = 0; j < n; ++j) instance.tokens.push_back(Token::from_index(m, rng() % (1ULL << m)));
+    for (int j = 0; j < n; ++j)
+      instance.tokens.push_back(Token::from_index(m, rng() % (1ULL << m)));
     instance.query = static_cast<int>(rng() % static_cast<std::uint64_t>(n));
     family.instances.push_back(std::move(instance));
   }
@@ -91,8 +92,8 @@ TEST_CASE("train: the float forward pass equals the exact evaluator on random he
         REQUIRE(floats.size() == family.instances.size());
         for (std::size_t i = 0; i < family.instances.size(); ++i) {
           const Instance& instance = family.instances[i];
-          const oracle::NaiveOutcome naive =
-              oracle::naive_evaluate(exact->maps_by_position(), activation_of(activation), instance);
+          const oracle::NaiveOutcome naive = oracle::naive_evaluate(
+              exact->maps_by_position(), activation_of(activation), instance);
           const InstanceOutcome evaluated = evaluate_instance(*exact, instance);
           CAPTURE(to_string(instance));
           REQUIRE(naive.output.has_value() == evaluated.output.has_value());
@@ -122,7 +123,8 @@ TEST_CASE("train: autograd's gradient equals the exact derivative of the same mo
       // Keep instances whose exact output is defined (the derivative exists there).
       Family defined{3, 3, {}};
       for (const Instance& instance : family.instances)
-        if (oracle::naive_evaluate(exact->maps_by_position(), activation_of(activation), instance).output)
+        if (oracle::naive_evaluate(exact->maps_by_position(), activation_of(activation), instance)
+                .output)
           defined.instances.push_back(instance);
       REQUIRE(!defined.instances.empty());
 

@@ -2,9 +2,9 @@
 //
 // Candidates: the Golay octads and dodecads (m = 24), greedy lexicodes, seeded
 // randomised greedy codes, subsets of the Johnson scheme (all weight-w words),
-// the structured codes of structured_codes.hpp (m = 24..48) and a user's code. Each pool of own tokens gets complement queries, a row
-// subset chosen by a heuristic local search (double precision is fine there:
-// it only proposes), and an exact certification of the chosen rows.
+// the structured codes of structured_codes.hpp (m = 24..48) and a user's code. Each pool of own
+// tokens gets complement queries, a row subset chosen by a heuristic local search (double precision
+// is fine there: it only proposes), and an exact certification of the chosen rows.
 #pragma once
 
 #include "kernelrank/bounds/rank_bound.hpp"

@@ -27,9 +27,10 @@ struct SourcedCandidate {
 
 struct SourcedBound {
   SourcedCandidate best;
-  std::vector<SourcedCandidate> candidates;  // every source that gave a bound, best first on ties as chosen
-  std::optional<BoundSearchResult> code;     // the code search, when some construction applied
-  std::string code_reason;                   // why the code search gave nothing, when it did not
+  std::vector<SourcedCandidate>
+      candidates;  // every source that gave a bound, best first on ties as chosen
+  std::optional<BoundSearchResult> code;  // the code search, when some construction applied
+  std::string code_reason;                // why the code search gave nothing, when it did not
 };
 
 // Ties go to the code bound, then the direct order argument, then inheritance, then the

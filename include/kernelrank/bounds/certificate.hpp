@@ -3,8 +3,8 @@
 #pragma once
 
 #include "kernelrank/bounds/family_bound.hpp"
-#include "kernelrank/core/instance.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/core/instance.hpp"
 
 #include <string>
 #include <vector>

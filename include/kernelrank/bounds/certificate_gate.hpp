@@ -3,8 +3,8 @@
 // producer) reads the text in memory and must verify it.
 #pragma once
 
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +24,8 @@ struct CheckerVerdict {
 
 // `threads`: the checker's pair passes on this many threads (0 = all); the verdict is the
 // same for any number.
-CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyInput>& family, int threads = 0);
+CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyInput>& family,
+                           int threads = 0);
 
 // Throws InternalError (exit 4) when the checker refuses a certificate the producer made.
 void require_checker_verified(const std::string& text, const std::optional<FamilyInput>& family,
@@ -32,10 +33,12 @@ void require_checker_verified(const std::string& text, const std::optional<Famil
 
 // The checker's library on shard k of K of a generated-rows certificate: the partial
 // result's text (InternalError when the checker refuses the shard outright).
-std::string checker_shard(const std::string& text, std::uint64_t index, std::uint64_t count, int threads);
+std::string checker_shard(const std::string& text, std::uint64_t index, std::uint64_t count,
+                          int threads);
 
 // The checker's merge of all K partials; InternalError unless it verifies the certificate.
-void require_checker_merge_verified(const std::string& text, const std::vector<std::string>& partials);
+void require_checker_merge_verified(const std::string& text,
+                                    const std::vector<std::string>& partials);
 
 // Lowercase hex SHA-256, as family certificates name their family file.
 std::string family_digest_hex(const std::string& bytes);

@@ -22,11 +22,11 @@ std::string to_string(CounterexamplePath path);
 struct Counterexample {
   CounterexamplePath path = CounterexamplePath::None;
   std::optional<InstanceOutcome> failing;  // exact output and target
-  std::string construction;  // rows used by the proof-guided path
-  std::string explanation;   // the violated ratio, chain link and inequality
-  std::string fallback_reason;  // why the proof-guided path did not decide
-  std::size_t kernel_entries = 0;  // kernel values the proof-guided path evaluated
-  bool exhaustive_solves = false;  // exhaustive path: no failing instance exists
+  std::string construction;                // rows used by the proof-guided path
+  std::string explanation;                 // the violated ratio, chain link and inequality
+  std::string fallback_reason;             // why the proof-guided path did not decide
+  std::size_t kernel_entries = 0;          // kernel values the proof-guided path evaluated
+  bool exhaustive_solves = false;          // exhaustive path: no failing instance exists
 };
 
 struct CounterexampleOptions {

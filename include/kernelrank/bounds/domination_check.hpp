@@ -20,20 +20,21 @@ struct DominationViolation {
   Token q, a, b;
   int k = 1;
   int gap = 0;
-  Rational factor;            // (n-1-k)(g-1)/k
-  Rational lhs, rhs;          // W + (n-1)A and factor * (W + (n-1)B)
+  Rational factor;             // (n-1-k)(g-1)/k
+  Rational lhs, rhs;           // W + (n-1)A and factor * (W + (n-1)B)
   InstanceOutcome s1, s2, s3;  // exact outcomes; at least one fails
 };
 
 struct DominationReport {
-  std::uint64_t checked = 0;   // inequalities tested
+  std::uint64_t checked = 0;  // inequalities tested
   std::uint64_t violated = 0;
   std::vector<DominationViolation> violations;  // the first max_reported ones
 };
 
 // Every triple of the cube {0,1}^m (2^(3m) of them; refused above `limit`).
 // Position-independent models only.
-DominationReport check_domination_cube(const Model& model, int m, int n, std::size_t max_reported = 10,
+DominationReport check_domination_cube(const Model& model, int m, int n,
+                                       std::size_t max_reported = 10,
                                        std::uint64_t limit = 1ULL << 27);
 
 // The steps the family supports (S1, S2 and S3_k all present with the query at

@@ -10,8 +10,8 @@
 // give the matrix of L4, bounded by the trace or dominance rule.
 #pragma once
 
-#include "kernelrank/core/instance.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/core/instance.hpp"
 
 #include <string>
 #include <vector>
@@ -48,8 +48,8 @@ struct FamilyRow {
 };
 
 struct FamilyChain {
-  std::size_t i = 0, j = 0;          // 0-based rows
-  std::vector<std::size_t> steps;    // indices into FamilyBound::steps
+  std::size_t i = 0, j = 0;        // 0-based rows
+  std::vector<std::size_t> steps;  // indices into FamilyBound::steps
   Rational factor;
 };
 
@@ -57,9 +57,9 @@ struct FamilyBound {
   bool found = false;                // a bound with at least two rows
   std::vector<std::string> why_not;  // when not found (or diagnostics)
   FamilyAnalysis analysis;
-  std::vector<FamilyStep> steps;     // the steps the chains use, in order
+  std::vector<FamilyStep> steps;  // the steps the chains use, in order
   std::vector<FamilyRow> rows;
-  std::vector<FamilyChain> chains;   // every ordered pair i != j, row-major
+  std::vector<FamilyChain> chains;  // every ordered pair i != j, row-major
   RankBoundResult bound;
 };
 
@@ -69,12 +69,13 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
 
 // The steps (e.g. of an earlier certificate) that the family no longer
 // supports, each with the instances it lacks.
-std::vector<IncompletePattern> unsupported_steps(const Family& family, const std::vector<FamilyStep>& steps,
-                                                bool position_dependent);
+std::vector<IncompletePattern> unsupported_steps(const Family& family,
+                                                 const std::vector<FamilyStep>& steps,
+                                                 bool position_dependent);
 
 // Exact trace / dominance bound for explicit factors rho[i][j] (i != j),
 // with the same rounding as the certificate format.
-RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>& rho, BoundRule rule,
-                                        int n, int precision = 64);
+RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>& rho,
+                                        BoundRule rule, int n, int precision = 64);
 
 }  // namespace kernelrank

@@ -40,12 +40,12 @@ struct RankBoundResult {
   BoundRule rule = BoundRule::Trace;
   int n = 3;
   std::size_t rows = 0;
-  bool applicable = false;  // false: some gap < 2, or dominance fails
-  std::string reason;       // why not applicable
-  int precision = 64;       // trace only
-  Integer trace_sum;        // trace: S with T = S / 2^precision
-  Rational max_row_sum;     // dominance: the largest sum_{j != i} 1/rho_ij
-  Integer bound;            // r >= bound (0 when not applicable)
+  bool applicable = false;                     // false: some gap < 2, or dominance fails
+  std::string reason;                          // why not applicable
+  int precision = 64;                          // trace only
+  Integer trace_sum;                           // trace: S with T = S / 2^precision
+  Rational max_row_sum;                        // dominance: the largest sum_{j != i} 1/rho_ij
+  Integer bound;                               // r >= bound (0 when not applicable)
   std::map<int, std::uint64_t> gap_histogram;  // over ordered pairs i != j
 
   Rational trace_value() const;  // S / 2^precision

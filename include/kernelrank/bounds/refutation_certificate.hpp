@@ -22,7 +22,8 @@ CertificateTask certificate_task_of(const RankTask& task, SearchClass search_cla
 // has none, or when the task is neither a cube nor a family.
 std::optional<std::string> order_certificate(const RankTask& task, SearchClass search_class,
                                              const OrderArgument& order, int rank,
-                                             const std::string& family_sha256, std::string& why_not);
+                                             const std::string& family_sha256,
+                                             std::string& why_not);
 
 // A cube certificate for T(task.m, n) that embeds `embedded` (a complete cube certificate
 // for a smaller m with the same n, mode and positions) and claims r >= claim.

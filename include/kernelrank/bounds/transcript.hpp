@@ -41,8 +41,8 @@ Log2Interval log2_interval(const Integer& value);
 
 // q answers, each taking `values` = s+1 values, realised in every combination.
 struct IndependentAnswers {
-  int queries = 0;   // q
-  int values = 1;    // s + 1
+  int queries = 0;      // q
+  int values = 1;       // s + 1
   Integer product = 1;  // (s+1)^q
   // Family: the chosen queries, the s+1 answer values of each, and for every combination
   // (odometer order, first query slowest) the index of a context realising it.
@@ -86,11 +86,11 @@ struct CubeTranscriptResult {
   int m = 0;
   int n = 0;
   Integer contexts;
-  Integer queries;            // 2^m
-  Integer answer_vectors;     // D, exact
+  Integer queries;         // 2^m
+  Integer answer_vectors;  // D, exact
   Log2Interval bits;
-  std::string method;         // "brute force" or "antichain count"
-  bool cross_checked = false; // both methods ran and agreed
+  std::string method;          // "brute force" or "antichain count"
+  bool cross_checked = false;  // both methods ran and agreed
   IndependentAnswers independent;
   Log2Interval independent_bits;
 };
@@ -125,7 +125,7 @@ struct FamilyTranscriptResult {
   // An upper bound on D: the classes of a greedy colouring of the conflict graph (each class
   // can share one transcript); equal to D on a grid.
   std::uint64_t transcripts_upper = 0;
-  Log2Interval bits;                // of answer_vectors (0 and 0 when it is 0)
+  Log2Interval bits;  // of answer_vectors (0 and 0 when it is 0)
   IndependentAnswers independent;
   Log2Interval independent_bits;
   // Context i in first-appearance order, as its n-1 tokens sorted.

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "kernelrank/bounds/family_bound.hpp"
-#include "kernelrank/core/instance.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/core/instance.hpp"
 
 #include <string>
 #include <vector>
@@ -19,14 +19,14 @@ namespace kernelrank {
 
 struct WitnessOptions {
   int n = 3;
-  int position = 0;                    // 0-based query position of every instance
-  bool position_dependent = false;     // include every arrangement of S3's keys
-  std::size_t max_instances = 3000;    // rows are added while the family fits
+  int position = 0;                  // 0-based query position of every instance
+  bool position_dependent = false;   // include every arrangement of S3's keys
+  std::size_t max_instances = 3000;  // rows are added while the family fits
 };
 
 struct Witness {
   Family family;
-  std::vector<BoundRow> rows;  // the code rows whose chains the family holds
+  std::vector<BoundRow> rows;     // the code rows whose chains the family holds
   std::size_t rows_left_out = 0;  // rows of the code that did not fit the budget
 };
 

@@ -16,8 +16,8 @@ namespace kernelrank {
 
 using Rational = boost::multiprecision::number<boost::multiprecision::gmp_rational,
                                                boost::multiprecision::et_off>;
-using Integer = boost::multiprecision::number<boost::multiprecision::gmp_int,
-                                              boost::multiprecision::et_off>;
+using Integer =
+    boost::multiprecision::number<boost::multiprecision::gmp_int, boost::multiprecision::et_off>;
 
 // A number that could not be parsed; `position` is the 0-based offset of the
 // first offending character in the text handed to parse_rational.

@@ -31,17 +31,17 @@ struct BallOutcome {
   bool enclosed = false;    // false: the ball was not finite (e.g. a denominator ball held 0)
   std::string output;       // Arb's decimal form of the ball, "[0.25 +/- 3.1e-20]"
   BallVerdict verdict = BallVerdict::Undecided;
-  long precision = 0;       // bits of the evaluation that produced this outcome
+  long precision = 0;  // bits of the evaluation that produced this outcome
   // |y - t| lies in [error_lo, error_hi] (when enclosed).
   Rational error_lo() const;
   Rational error_hi() const;
 };
 
 struct BallOptions {
-  long precision = 64;       // bits of the first pass
-  long max_precision = 4096; // no pass above this many bits
+  long precision = 64;        // bits of the first pass
+  long max_precision = 4096;  // no pass above this many bits
   QueryMode mode = QueryMode::First;
-  std::size_t max_listed = 10;             // failing and undecided instances to keep
+  std::size_t max_listed = 10;  // failing and undecided instances to keep
   std::uint64_t instance_limit = 1ULL << 26;
   int threads = 1;  // the report does not depend on it
 };
@@ -53,7 +53,7 @@ struct BallReport {
   std::map<long, std::uint64_t> decided_at;  // bits -> instances decided at that precision
   // Enclosure of max |y - t| over all enclosed instances: [max_error_lo, max_error_hi].
   std::optional<Rational> max_error_lo, max_error_hi;
-  std::optional<BallOutcome> worst;  // the instance with the largest error_hi
+  std::optional<BallOutcome> worst;                   // the instance with the largest error_hi
   std::vector<BallOutcome> failures, undecided_list;  // the first max_listed of each
   bool solves() const { return failing == 0 && undecided == 0; }
 };
@@ -67,7 +67,8 @@ std::string decimal_text(const Rational& value, int digits = 12);
 // One instance at one precision (the building block; tests use it directly).
 BallOutcome evaluate_ball_instance(const RealHead& head, const Instance& instance, long precision);
 
-BallReport evaluate_ball_family(const RealHead& head, const Family& family, const BallOptions& options);
+BallReport evaluate_ball_family(const RealHead& head, const Family& family,
+                                const BallOptions& options);
 // The cube task T(head.m, n) by brute force (m * n <= 62 and within instance_limit).
 BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& options);
 

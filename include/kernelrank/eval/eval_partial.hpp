@@ -18,8 +18,8 @@
 // duplicate. The file format is in docs/file-formats.md ("Evaluation partials").
 #pragma once
 
-#include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/eval/evaluate.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -43,9 +43,9 @@ struct EvalSummary {
   Integer instances = 0;
   Integer failing = 0;
   Integer undefined = 0;
-  std::optional<Rational> max_error;          // over instances with a defined output
-  std::optional<IndexedOutcome> worst;        // attains max_error, smallest index among those
-  std::vector<IndexedOutcome> failures;       // increasing index, at most max_failures
+  std::optional<Rational> max_error;     // over instances with a defined output
+  std::optional<IndexedOutcome> worst;   // attains max_error, smallest index among those
+  std::vector<IndexedOutcome> failures;  // increasing index, at most max_failures
 };
 
 // into := into (+) from (see above). Both must have the same method and max_failures
@@ -57,15 +57,15 @@ EvalReport summary_to_report(const EvalSummary& summary);
 // Who and what a partial belongs to. Every field must agree between the partials of one
 // run; the text fields are what the report prints.
 struct EvalIdentity {
-  std::string model_sha256;       // SHA-256 of the model file's bytes, or of the built-in spec
-  std::string model_source;       // "file PATH" or "builtin NAME ..." (for messages)
-  std::string source;             // "cube", "profiles", "tokens" or "family"
-  std::string source_sha256;      // SHA-256 of the token or family file ("" for the cube)
+  std::string model_sha256;   // SHA-256 of the model file's bytes, or of the built-in spec
+  std::string model_source;   // "file PATH" or "builtin NAME ..." (for messages)
+  std::string source;         // "cube", "profiles", "tokens" or "family"
+  std::string source_sha256;  // SHA-256 of the token or family file ("" for the cube)
   int m = 0;
   int n = 0;
-  std::string mode;               // first, last, all
-  std::uint64_t blocks = 0;       // blocks of the whole task
-  std::string total_instances;    // instances of the whole task (decimal)
+  std::string mode;             // first, last, all
+  std::uint64_t blocks = 0;     // blocks of the whole task
+  std::string total_instances;  // instances of the whole task (decimal)
   // Printed by the report:
   std::string task;
   std::string model_description;

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "kernelrank/core/instance.hpp"
-#include "kernelrank/models/model.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/rational.hpp"
+#include "kernelrank/models/model.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -33,7 +33,7 @@ InstanceOutcome evaluate_instance(const Model& model, const Instance& instance);
 
 struct EvalOptions {
   QueryMode mode = QueryMode::First;
-  std::size_t max_failures = 10;           // failing instances to keep
+  std::size_t max_failures = 10;              // failing instances to keep
   std::uint64_t instance_limit = 1ULL << 34;  // brute-force refusal threshold
   // Worker threads (resolve_threads: 0 = all hardware threads). Brute force, token sets
   // and profiles use them; families are evaluated on one thread (model files cache).
@@ -50,7 +50,7 @@ struct EvalReport {
   Integer undefined = 0;  // zero-denominator instances (counted in failing)
   // Largest error over the instances with a defined output; nullopt if none.
   std::optional<Rational> max_error;
-  std::optional<InstanceOutcome> worst;  // an instance attaining max_error
+  std::optional<InstanceOutcome> worst;   // an instance attaining max_error
   std::vector<InstanceOutcome> failures;  // the first max_failures failing instances
 
   bool solves() const { return failing == 0; }
@@ -94,11 +94,12 @@ struct EvalSummary;  // eval_partial.hpp
 // `blocks` receives the number of blocks of the whole task.
 EvalSummary evaluate_family_summary(const Model& model, const Family& family,
                                     const EvalOptions& options, std::uint64_t* blocks = nullptr);
-EvalSummary evaluate_token_set_summary(const Model& model, const std::vector<Token>& universe, int n,
-                                       const EvalOptions& options, std::uint64_t* blocks = nullptr);
+EvalSummary evaluate_token_set_summary(const Model& model, const std::vector<Token>& universe,
+                                       int n, const EvalOptions& options,
+                                       std::uint64_t* blocks = nullptr);
 EvalSummary evaluate_cube_summary(const Model& model, int m, int n, const EvalOptions& options,
                                   std::uint64_t* blocks = nullptr);
-EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n, const EvalOptions& options,
-                                      std::uint64_t* blocks = nullptr);
+EvalSummary evaluate_profiles_summary(const OverlapForm& form, int m, int n,
+                                      const EvalOptions& options, std::uint64_t* blocks = nullptr);
 
 }  // namespace kernelrank

@@ -17,7 +17,7 @@ namespace kernelrank {
 struct FloatExactDisagreement {
   Instance instance;
   int target = 0;
-  double float_output = 0;              // NaN when the float denominator was zero
+  double float_output = 0;               // NaN when the float denominator was zero
   std::optional<Rational> exact_output;  // nullopt: zero denominator
   bool float_fails = false;
   bool exact_fails = false;

@@ -17,9 +17,9 @@
 namespace kernelrank {
 
 enum class ModelClass {
-  PositiveFeatures,  // PF: every feature entry is >= 0
-  NonnegativeKernel, // NK: alpha >= 0 wherever used; features may be signed
-  OutsideNK,         // some kernel value is negative
+  PositiveFeatures,   // PF: every feature entry is >= 0
+  NonnegativeKernel,  // NK: alpha >= 0 wherever used; features may be signed
+  OutsideNK,          // some kernel value is negative
 };
 std::string to_string(ModelClass model_class);
 

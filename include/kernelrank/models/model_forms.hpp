@@ -50,7 +50,7 @@ class TabularModel : public Model {
   std::vector<Token> tokens_;
   std::unordered_map<Token, std::size_t, TokenHash> index_;
   int positions_ = 0;
-  std::vector<std::vector<RationalMatrix>> kernels_;   // [qpos][kpos] ([0][0] if independent)
+  std::vector<std::vector<RationalMatrix>> kernels_;  // [qpos][kpos] ([0][0] if independent)
   std::vector<std::vector<RationalMatrix>> readouts_;
 };
 

@@ -35,13 +35,13 @@ bool is_rational(FeatureMap map);
 struct RealHead {
   int m = 0;
   FeatureMap map = FeatureMap::Relu;
-  AffineMap query, key;          // dk x m each
-  RationalMatrix projection;     // exp only: r x dk (the random features)
-  Rational scale = 1;            // exp only: s^4 (performer: 1 / dk, so s = dk^(-1/4))
-  Rational temperature = 1;      // softmax only: multiplies the scores
-  AffineMap value, readout_c;    // d x m each
-  AffineMap readout_e;           // 1 x m
-  std::string description;       // one line, e.g. "fast-transformers head, elu1, dk = 4, d = 3"
+  AffineMap query, key;        // dk x m each
+  RationalMatrix projection;   // exp only: r x dk (the random features)
+  Rational scale = 1;          // exp only: s^4 (performer: 1 / dk, so s = dk^(-1/4))
+  Rational temperature = 1;    // softmax only: multiplies the scores
+  AffineMap value, readout_c;  // d x m each
+  AffineMap readout_e;         // 1 x m
+  std::string description;     // one line, e.g. "fast-transformers head, elu1, dk = 4, d = 3"
 
   int key_width() const { return static_cast<int>(query.bias.size()); }
   int value_width() const { return static_cast<int>(value.bias.size()); }

@@ -34,9 +34,9 @@ const char* dtype_name(SafetensorsDtype dtype);
 struct SafetensorsTensor {
   std::string name;
   SafetensorsDtype dtype = SafetensorsDtype::F64;
-  std::vector<std::uint64_t> shape;    // empty for a scalar
-  std::uint64_t begin = 0, end = 0;    // byte range in the data buffer
-  std::vector<Rational> values;        // row-major, each exactly the stored float
+  std::vector<std::uint64_t> shape;  // empty for a scalar
+  std::uint64_t begin = 0, end = 0;  // byte range in the data buffer
+  std::vector<Rational> values;      // row-major, each exactly the stored float
 };
 
 struct SafetensorsFile {

@@ -19,8 +19,8 @@ struct RefutedBase {
 struct SoftmaxBaseResult {
   int m = 0;
   int n = 0;
-  std::optional<int> base;  // nullopt: no base up to max_base works
-  EvalReport report;        // profile evaluation at `base` (or at max_base)
+  std::optional<int> base;           // nullopt: no base up to max_base works
+  EvalReport report;                 // profile evaluation at `base` (or at max_base)
   std::vector<RefutedBase> refuted;  // bases 1..base-1
   bool brute_force_checked = false;  // brute force agreed with profiles at every base tried
 };

@@ -19,7 +19,7 @@ namespace kernelrank {
 
 struct HeuristicOptions {
   int r = 1;
-  std::uint64_t seed = 1;   // restart i uses seed + i
+  std::uint64_t seed = 1;  // restart i uses seed + i
   int restarts = 4;
   int iterations = 20'000;  // per restart
   double margin = 0.02;     // the loss asks for |error| <= 1/2 - margin

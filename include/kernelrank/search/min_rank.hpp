@@ -20,9 +20,9 @@ namespace kernelrank {
 struct MinRankOptions {
   int m_max = 4;
   std::vector<SearchClass> classes{SearchClass::NK, SearchClass::PF};
-  SearchOptions search;       // r and search_class are set per cell
-  int r_max = 8;              // give up on a row above this r
-  std::string models_dir;     // write found minimal models here (empty: do not write)
+  SearchOptions search;    // r and search_class are set per cell
+  int r_max = 8;           // give up on a row above this r
+  std::string models_dir;  // write found minimal models here (empty: do not write)
   // Threads (resolve_threads: 0 = all). The classes' rows are independent and run side by
   // side; within a row, the cells r, r+1, ... are independent searches, so up to
   // threads / classes of them run at once and the sweep keeps exactly the cells the
@@ -52,15 +52,15 @@ struct MinRankCell {
   std::string label;
   std::string detail;
   double seconds = 0;
-  std::vector<std::string> files;  // model files written
+  std::vector<std::string> files;            // model files written
   std::optional<CellStatus> inherited_from;  // for RefutedInherited: the status at m-1
 };
 
 struct MinRankRow {
   int m = 0;
   SearchClass search_class = SearchClass::NK;
-  int lower = 0;                // r(m) >= lower (proved, with the labels of the cells)
-  std::optional<int> upper;     // a verified model with this many features
+  int lower = 0;             // r(m) >= lower (proved, with the labels of the cells)
+  std::optional<int> upper;  // a verified model with this many features
   bool settled() const { return upper && *upper == lower; }
   std::vector<MinRankCell> cells;  // in the order they were decided
   double seconds = 0;

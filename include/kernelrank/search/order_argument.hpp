@@ -21,7 +21,7 @@ struct DominationFact {
   std::uint32_t larger = 0;   // a
   std::uint32_t smaller = 0;  // b
   int gap = 0;
-  int k = 1;                  // which S3_k certifies it
+  int k = 1;  // which S3_k certifies it
 };
 std::vector<DominationFact> domination_facts(const RankTask& task);
 
@@ -37,8 +37,8 @@ std::vector<DominationFact> domination_facts(const RankTask& task);
 // rank-2 model solves the task. For rank 1 all angles coincide, so any pair
 // with both sets nonempty refutes it.
 struct PairSeparation {
-  std::uint32_t a = 0, b = 0;              // a < b
-  std::vector<std::uint32_t> prefer_a;     // queries with a fact alpha(q,a) > alpha(q,b)
+  std::uint32_t a = 0, b = 0;           // a < b
+  std::vector<std::uint32_t> prefer_a;  // queries with a fact alpha(q,a) > alpha(q,b)
   std::vector<std::uint32_t> prefer_b;
 };
 struct OrderArgument {

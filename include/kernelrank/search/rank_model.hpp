@@ -41,7 +41,8 @@ struct ModelCheck {
 // Exact re-verification: the cube by brute force over all 2^(nm) ordered
 // instances (evaluate_cube, independent of the deduplication), a family with
 // evaluate_family on the original family.
-ModelCheck verify_rank_model(const RankTask& task, const RankModel& model, SearchClass search_class);
+ModelCheck verify_rank_model(const RankTask& task, const RankModel& model,
+                             SearchClass search_class);
 // Exact check on a subset of the row instances only (for partial models).
 ModelCheck verify_rank_model_on(const RankTask& task, const std::vector<std::size_t>& instance_ids,
                                 const RankModel& model, SearchClass search_class);

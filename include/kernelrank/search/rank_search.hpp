@@ -31,7 +31,7 @@
 namespace kernelrank {
 
 enum class EncodingKind { FeatureReadout, KernelProduct };
-std::string to_string(EncodingKind encoding);  // "E1 feature-readout (U,V,F)" etc.
+std::string to_string(EncodingKind encoding);   // "E1 feature-readout (U,V,F)" etc.
 std::string short_name(EncodingKind encoding);  // "E1" / "E2"
 
 // The version string of the linked Z3 (recorded with every result).
@@ -43,9 +43,9 @@ struct SearchOptions {
   // Z3 limits per check: rlimit is deterministic for a given Z3 build (0: none);
   // the wall-clock budget below bounds the whole search.
   unsigned long long rlimit = 0;
-  double timeout_seconds = 60;     // whole cell (0: no limit)
-  std::size_t memory_mb = 8192;    // address-space limit of the search process
-  bool isolate = true;             // run heuristic and Z3 in a child process
+  double timeout_seconds = 60;   // whole cell (0: no limit)
+  std::size_t memory_mb = 8192;  // address-space limit of the search process
+  bool isolate = true;           // run heuristic and Z3 in a child process
   bool heuristic = true;
   HeuristicOptions heuristic_options;
   bool z3 = true;
@@ -54,13 +54,14 @@ struct SearchOptions {
   bool cross_check = true;
   double cross_check_seconds = 60;  // wall-clock budget of that cross-check
   double heuristic_share = 0.5;     // share of the budget the proposal search may use before Z3
-  bool lemmas = true;              // seed E1 with the L2 inequalities (implied, so sound)
-  bool symmetry = true;            // feature order and cube coordinate order (WLOG)
-  bool certificate = true;         // try the bounds code (cube, n = 3)
-  bool exact_arguments = true;     // false: skip the order argument and the certificate (tests, benchmarks)
-  int max_iterations = 400;        // counterexample-guided rounds
-  bool plain = false;              // the naive encoding: one E1 call on all row instances (benchmarks)
-  std::string save_smt2_dir;       // write the deciding SMT2 queries here
+  bool lemmas = true;               // seed E1 with the L2 inequalities (implied, so sound)
+  bool symmetry = true;             // feature order and cube coordinate order (WLOG)
+  bool certificate = true;          // try the bounds code (cube, n = 3)
+  bool exact_arguments =
+      true;  // false: skip the order argument and the certificate (tests, benchmarks)
+  int max_iterations = 400;   // counterexample-guided rounds
+  bool plain = false;         // the naive encoding: one E1 call on all row instances (benchmarks)
+  std::string save_smt2_dir;  // write the deciding SMT2 queries here
   std::string smt2_prefix = "search";
   // Test hook: E1 gets a contradictory constraint, so its unsat must be caught
   // by E2 and reported as an internal error.
@@ -72,9 +73,9 @@ enum class SearchVerdict { Found, Refuted, Unknown };
 std::string to_string(SearchVerdict verdict);
 
 struct Z3Attempt {
-  std::string encoding;              // "E1" / "E2"
-  std::string answer;                // sat / unsat / unknown / not run
-  std::string reason;                // Z3's reason_unknown, a resource message, ...
+  std::string encoding;  // "E1" / "E2"
+  std::string answer;    // sat / unsat / unknown / not run
+  std::string reason;    // Z3's reason_unknown, a resource message, ...
   int iterations = 0;
   std::size_t working_instances = 0;  // |W| when it ended
   std::size_t working_rows = 0;
@@ -91,8 +92,9 @@ struct CertifiedBound {
 
 struct SearchResult {
   SearchVerdict verdict = SearchVerdict::Unknown;
-  std::string label;   // "found and verified", "refuted (certified: ...)", "refuted (corroborated: ...)",
-                       // "refuted (Z3 only)", "unknown"
+  // "found and verified", "refuted (certified: ...)", "refuted (corroborated: ...)",
+  // "refuted (Z3 only)", "unknown"
+  std::string label;
   std::string detail;  // why, in a sentence or two
   std::optional<RankModel> model;
   std::optional<ModelCheck> check;  // the exact re-verification of `model`
@@ -103,12 +105,12 @@ struct SearchResult {
   // library; `search --cert` writes it. Its rule: "order", "trace", "dominance", "one row".
   std::optional<std::string> certificate_text;
   std::string certificate_rule;
-  bool zero_kernel = false;         // r = 0
+  bool zero_kernel = false;  // r = 0
   std::vector<Z3Attempt> z3;
   HeuristicSummary heuristic;
   bool heuristic_ran = false;
-  std::string solver_status;        // how the child process ended ("completed", timeout, death)
-  bool resource_limited = false;    // unknown because a time / memory / rlimit limit was hit
+  std::string solver_status;      // how the child process ended ("completed", timeout, death)
+  bool resource_limited = false;  // unknown because a time / memory / rlimit limit was hit
   std::string z3_version;
   double seconds = 0;
 };
@@ -128,8 +130,10 @@ struct Completion {
   std::vector<std::vector<std::size_t>> cores;
   std::vector<std::vector<std::uint32_t>> nk_pairs;  // keys z whose alpha(q,z) >= 0 is in the core
 };
-Completion complete_from_key_features(const RankTask& task, const RationalMatrix& key_features, int r,
-                                      SearchClass search_class, const std::vector<std::size_t>* only_instances = nullptr,
-                                      unsigned timeout_ms = 60'000, const RationalMatrix* query_features = nullptr);
+Completion complete_from_key_features(const RankTask& task, const RationalMatrix& key_features,
+                                      int r, SearchClass search_class,
+                                      const std::vector<std::size_t>* only_instances = nullptr,
+                                      unsigned timeout_ms = 60'000,
+                                      const RationalMatrix* query_features = nullptr);
 
 }  // namespace kernelrank

@@ -22,14 +22,13 @@
 
 namespace kernelrank {
 
-
 enum class SearchClass { NK, PF };
 SearchClass parse_search_class(const std::string& text);  // "NK" | "PF"
 std::string to_string(SearchClass search_class);
 
 struct RankInstance {
-  std::uint32_t query = 0;            // index into RankTask::tokens
-  std::vector<std::uint32_t> keys;    // sorted multiset of all n tokens (query included)
+  std::uint32_t query = 0;          // index into RankTask::tokens
+  std::vector<std::uint32_t> keys;  // sorted multiset of all n tokens (query included)
   int target = 0;
   friend bool operator==(const RankInstance&, const RankInstance&) = default;
 };
@@ -38,11 +37,11 @@ struct RankTask {
   int m = 0;
   int n = 3;
   QueryMode mode = QueryMode::First;
-  bool cube = false;                  // the whole cube task T(m,n)
-  std::vector<Token> tokens;          // cube: index i is Token::from_index(m, i)
+  bool cube = false;                    // the whole cube task T(m,n)
+  std::vector<Token> tokens;            // cube: index i is Token::from_index(m, i)
   std::vector<RankInstance> instances;  // deduplicated, sorted by (query, keys)
-  std::optional<Family> family;       // the original family (for exact re-verification)
-  std::string description;            // "T(5,3)" or "family f.txt (120 instances)"
+  std::optional<Family> family;         // the original family (for exact re-verification)
+  std::string description;              // "T(5,3)" or "family f.txt (120 instances)"
   // The family's file, when the task came from one: certificates name it by its digest.
   std::string family_file;
   std::string family_file_bytes;

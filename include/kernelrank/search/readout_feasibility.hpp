@@ -25,7 +25,8 @@ struct ReadoutFeasibility {
 
 // `tokens` lists the token universe of `kernel` (kernel[i][j] = alpha(tokens[i], tokens[j]));
 // every family token must be in it. Position-independent readouts only.
-ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens, const RationalMatrix& kernel,
-                                const Family& family, unsigned timeout_ms = 60'000);
+ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens,
+                                const RationalMatrix& kernel, const Family& family,
+                                unsigned timeout_ms = 60'000);
 
 }  // namespace kernelrank

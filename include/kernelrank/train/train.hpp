@@ -18,12 +18,12 @@ namespace kernelrank {
 
 struct TrainConfig {
   std::string feature = "square";  // relu | square | softmax
-  int r = 8;                        // features (softmax: ignored, scores are m-dimensional)
-  int d = 0;                        // value width; 0 means d = m
-  int positions = 0;                // 0: position independent; n: maps per position
+  int r = 8;                       // features (softmax: ignored, scores are m-dimensional)
+  int d = 0;                       // value width; 0 means d = m
+  int positions = 0;               // 0: position independent; n: maps per position
   std::uint64_t seed = 1;
   int epochs = 2000;
-  double learning_rate = 0.01;      // Adam, cosine-decayed to learning_rate / 100
+  double learning_rate = 0.01;  // Adam, cosine-decayed to learning_rate / 100
   // Training device only: the exact verdict counts a zero denominator as a failure.
   double denominator_epsilon = 1e-9;
   // softmax: a fixed temperature when > 0, learned (starting at 1) when 0.
@@ -39,7 +39,7 @@ struct EpochStatus {
 
 struct TrainedHead {
   HeadWeights weights;
-  double final_loss = 0;             // MSE on the training family after the last step
+  double final_loss = 0;              // MSE on the training family after the last step
   std::vector<double> train_outputs;  // float forward (with the training epsilon) per instance
   std::vector<double> test_outputs;
   double train_seconds = 0;

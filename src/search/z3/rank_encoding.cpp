@@ -119,13 +119,14 @@ class EncodingBuilder {
     return v;
   }
 
-  const std::vector<z3::expr>& features(std::map<std::uint32_t, std::vector<z3::expr>>& table, char prefix,
-                                        std::uint32_t token) {
+  const std::vector<z3::expr>& features(std::map<std::uint32_t, std::vector<z3::expr>>& table,
+                                        char prefix, std::uint32_t token) {
     auto it = table.find(token);
     if (it == table.end()) {
       std::vector<z3::expr> vars;
       for (int k = 0; k < req_.r; ++k)
-        vars.push_back(fresh(std::string(1, prefix) + "_" + task_.tokens[token].to_string() + "_" + std::to_string(k + 1),
+        vars.push_back(fresh(std::string(1, prefix) + "_" + task_.tokens[token].to_string() + "_" +
+                                 std::to_string(k + 1),
                              req_.search_class == SearchClass::PF));
       it = table.emplace(token, std::move(vars)).first;
     }
@@ -140,17 +141,22 @@ class EncodingBuilder {
     const auto& u = query(q);
     const auto& v = key(z);
     z3::expr sum = u[0] * v[0];
-    for (int k = 1; k < req_.r; ++k) sum = sum + u[static_cast<std::size_t>(k)] * v[static_cast<std::size_t>(k)];
+    for (int k = 1; k < req_.r; ++k)
+      sum = sum + u[static_cast<std::size_t>(k)] * v[static_cast<std::size_t>(k)];
     alpha_.emplace(std::make_pair(q, z), sum);
     return sum;
   }
 
-  z3::expr pair_var(std::map<std::pair<std::uint32_t, std::uint32_t>, z3::expr>& table, const char* prefix,
-                    std::uint32_t q, std::uint32_t z) {
+  z3::expr pair_var(std::map<std::pair<std::uint32_t, std::uint32_t>, z3::expr>& table,
+                    const char* prefix, std::uint32_t q, std::uint32_t z) {
     auto it = table.find({q, z});
     if (it == table.end())
-      it = table.emplace(std::make_pair(q, z), fresh(std::string(prefix) + "_" + task_.tokens[q].to_string() + "_" +
-                                                         task_.tokens[z].to_string(), false)).first;
+      it = table
+               .emplace(std::make_pair(q, z),
+                        fresh(std::string(prefix) + "_" + task_.tokens[q].to_string() + "_" +
+                                  task_.tokens[z].to_string(),
+                              false))
+               .first;
     return it->second;
   }
   z3::expr readout(std::uint32_t q, std::uint32_t z) { return pair_var(readout_, "f", q, z); }
@@ -160,10 +166,11 @@ class EncodingBuilder {
     RankInstance self;
     self.query = q;
     self.keys.assign(static_cast<std::size_t>(task_.n), q);
-    const auto it = std::lower_bound(task_.instances.begin(), task_.instances.end(), self,
-                                     [](const RankInstance& x, const RankInstance& y) {
-                                       return x.query != y.query ? x.query < y.query : x.keys < y.keys;
-                                     });
+    const auto it =
+        std::lower_bound(task_.instances.begin(), task_.instances.end(), self,
+                         [](const RankInstance& x, const RankInstance& y) {
+                           return x.query != y.query ? x.query < y.query : x.keys < y.keys;
+                         });
     return it != task_.instances.end() && it->query == q && it->keys == self.keys;
   }
 
@@ -171,10 +178,13 @@ class EncodingBuilder {
     const int n = task_.n;
     for (const DominationFact& f : *req_.facts) {
       const auto row = keys_in_w.find(f.query);
-      if (row == keys_in_w.end() || !row->second.count(f.larger) || !row->second.count(f.smaller)) continue;
+      if (row == keys_in_w.end() || !row->second.count(f.larger) || !row->second.count(f.smaller))
+        continue;
       const z3::expr w = alpha(f.query, f.query);
-      const z3::expr lhs = ctx_.real_val(f.k) * (w + ctx_.real_val(n - 1) * alpha(f.query, f.larger));
-      const z3::expr rhs = ctx_.real_val((n - 1 - f.k) * (f.gap - 1)) * (w + ctx_.real_val(n - 1) * alpha(f.query, f.smaller));
+      const z3::expr lhs =
+          ctx_.real_val(f.k) * (w + ctx_.real_val(n - 1) * alpha(f.query, f.larger));
+      const z3::expr rhs = ctx_.real_val((n - 1 - f.k) * (f.gap - 1)) *
+                           (w + ctx_.real_val(n - 1) * alpha(f.query, f.smaller));
       add(lhs > rhs);
     }
   }
@@ -186,7 +196,8 @@ class EncodingBuilder {
     const std::uint32_t anchor = task_.cube ? (e1 ? size - 1 : 0) : (e1 ? 0 : size - 1);
     if (req_.r >= 2) {
       const auto& v = key(anchor);
-      for (int k = 0; k + 1 < req_.r; ++k) add(v[static_cast<std::size_t>(k)] >= v[static_cast<std::size_t>(k + 1)]);
+      for (int k = 0; k + 1 < req_.r; ++k)
+        add(v[static_cast<std::size_t>(k)] >= v[static_cast<std::size_t>(k + 1)]);
     }
     // Coordinate order on the cube (m singletons or co-singletons).
     if (task_.cube && task_.m >= 2) {
@@ -195,7 +206,8 @@ class EncodingBuilder {
         const std::uint32_t single = 1U << (task_.m - 1 - i);
         tokens.push_back(e1 ? single : (size - 1) ^ single);
       }
-      for (std::size_t i = 0; i + 1 < tokens.size(); ++i) add(key(tokens[i])[0] >= key(tokens[i + 1])[0]);
+      for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
+        add(key(tokens[i])[0] >= key(tokens[i + 1])[0]);
     }
   }
 
@@ -225,7 +237,8 @@ EncodingAnswer solve_encoding(const EncodingRequest& request) {
   z3::params params(ctx);
   if (request.timeout_ms > 0) params.set("timeout", request.timeout_ms);
   if (request.rlimit > 0)
-    params.set("rlimit", static_cast<unsigned>(std::min<unsigned long long>(request.rlimit, UINT_MAX)));
+    params.set("rlimit",
+               static_cast<unsigned>(std::min<unsigned long long>(request.rlimit, UINT_MAX)));
   solver.set(params);
   EncodingBuilder builder(request, ctx, solver);
   builder.build();
@@ -254,13 +267,16 @@ EncodingAnswer solve_encoding(const EncodingRequest& request) {
     std::vector<z3::expr> row;
     for (const z3::expr& v : vars) {
       row.push_back(model.eval(v, true));
-      if (row.back().is_algebraic()) algebraic = true;
-      else if (!row.back().is_numeral()) throw InternalError("Z3 gave a non-numeral feature value " + row.back().to_string());
+      if (row.back().is_algebraic())
+        algebraic = true;
+      else if (!row.back().is_numeral())
+        throw InternalError("Z3 gave a non-numeral feature value " + row.back().to_string());
     }
     values.push_back(std::move(row));
   }
   answer.algebraic = algebraic;
-  const std::vector<unsigned> precisions = algebraic ? std::vector<unsigned>{8, 16, 32, 64} : std::vector<unsigned>{0};
+  const std::vector<unsigned> precisions =
+      algebraic ? std::vector<unsigned>{8, 16, 32, 64} : std::vector<unsigned>{0};
   for (unsigned digits : precisions) {
     RationalMatrix table(size, RationalVector(r, Rational(1)));
     std::size_t i = 0;

@@ -13,7 +13,7 @@ namespace kernelrank::detail {
 
 struct EncodingRequest {
   const RankTask* task = nullptr;
-  std::vector<std::size_t> working;                          // instance ids of W
+  std::vector<std::size_t> working;                            // instance ids of W
   std::set<std::pair<std::uint32_t, std::uint32_t>> nk_pairs;  // extra alpha(q,z) >= 0 (NK)
   int r = 1;
   SearchClass search_class = SearchClass::NK;

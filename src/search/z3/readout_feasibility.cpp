@@ -15,20 +15,25 @@ namespace kernelrank {
 
 std::string to_string(FeasibilityStatus status) {
   switch (status) {
-    case FeasibilityStatus::Feasible: return "feasible";
-    case FeasibilityStatus::Infeasible: return "infeasible";
-    case FeasibilityStatus::Unknown: return "unknown";
+    case FeasibilityStatus::Feasible:
+      return "feasible";
+    case FeasibilityStatus::Infeasible:
+      return "infeasible";
+    case FeasibilityStatus::Unknown:
+      return "unknown";
   }
   return "?";
 }
 
-ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens, const RationalMatrix& kernel,
-                                const Family& family, unsigned timeout_ms) {
+ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens,
+                                const RationalMatrix& kernel, const Family& family,
+                                unsigned timeout_ms) {
   std::unordered_map<Token, std::size_t, TokenHash> index;
   for (std::size_t i = 0; i < tokens.size(); ++i) index[tokens[i]] = i;
   auto lookup = [&](const Token& t) {
     const auto it = index.find(t);
-    if (it == index.end()) throw UsageError("family token " + t.to_string() + " is not in the kernel's token list");
+    if (it == index.end())
+      throw UsageError("family token " + t.to_string() + " is not in the kernel's token list");
     return it->second;
   };
   ReadoutFeasibility result;
@@ -42,7 +47,11 @@ ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens, const R
     const auto key = std::make_pair(q, z);
     auto it = readout.find(key);
     if (it == readout.end())
-      it = readout.emplace(key, ctx.real_const(("F_" + std::to_string(q) + "_" + std::to_string(z)).c_str())).first;
+      it =
+          readout
+              .emplace(key,
+                       ctx.real_const(("F_" + std::to_string(q) + "_" + std::to_string(z)).c_str()))
+              .first;
     return it->second;
   };
   for (std::size_t line = 0; line < family.instances.size(); ++line) {
@@ -58,12 +67,14 @@ ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens, const R
     }
     if (denominator == 0) {
       result.status = FeasibilityStatus::Infeasible;
-      result.detail = "instance " + std::to_string(line + 1) + " has a zero denominator for every readout";
+      result.detail =
+          "instance " + std::to_string(line + 1) + " has a zero denominator for every readout";
       return result;
     }
     // |numerator - t * den| < den / 2, with den of either sign.
     const Rational half = abs_of(denominator) / 2;
-    const z3::expr centred = numerator - detail::z3_real(ctx, Rational(min_ip_target(instance)) * denominator);
+    const z3::expr centred =
+        numerator - detail::z3_real(ctx, Rational(min_ip_target(instance)) * denominator);
     solver.add(centred < detail::z3_real(ctx, half));
     solver.add(centred > detail::z3_real(ctx, -half));
   }
@@ -87,7 +98,8 @@ ReadoutFeasibility find_readout(int m, const std::vector<Token>& tokens, const R
   if (!check.solves())
     throw InternalError("Z3's readout does not solve the family under exact evaluation");
   result.status = FeasibilityStatus::Feasible;
-  result.detail = "readout found by Z3 and re-verified exactly (max error " + to_string(*check.max_error) + ")";
+  result.detail =
+      "readout found by Z3 and re-verified exactly (max error " + to_string(*check.max_error) + ")";
   return result;
 }
 

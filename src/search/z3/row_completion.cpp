@@ -35,8 +35,9 @@ struct RowSolution {
   std::vector<std::uint32_t> nk_core;
 };
 
-RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, std::size_t rr, SearchClass search_class,
-                      std::uint32_t q, const std::vector<std::size_t>& ids, const std::set<std::uint32_t>& keys,
+RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, std::size_t rr,
+                      SearchClass search_class, std::uint32_t q,
+                      const std::vector<std::size_t>& ids, const std::set<std::uint32_t>& keys,
                       const RowAttempt& attempt, unsigned timeout_ms) {
   RowSolution out;
   z3::context ctx;
@@ -55,7 +56,8 @@ RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, 
   }
   std::map<std::uint32_t, z3::expr> alpha, product;
   z3::expr_vector assumptions(ctx);
-  std::map<std::string, std::pair<bool, std::size_t>> literal_meaning;  // name -> (is instance, id or key)
+  std::map<std::string, std::pair<bool, std::size_t>>
+      literal_meaning;  // name -> (is instance, id or key)
   z3::expr row_sum = ctx.real_val(0);
   for (std::uint32_t z : keys) {
     z3::expr a = ctx.real_val(0);
@@ -103,40 +105,46 @@ RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, 
   const z3::check_result result = attempt.restricted ? solver.check() : solver.check(assumptions);
   if (result == z3::unknown) {
     if (attempt.restricted) return out;
-    throw ResourceError("exact completion of row " + task.tokens[q].to_string() + ": Z3 (linear) returned unknown: " +
-                        solver.reason_unknown());
+    throw ResourceError("exact completion of row " + task.tokens[q].to_string() +
+                        ": Z3 (linear) returned unknown: " + solver.reason_unknown());
   }
   if (result == z3::unsat) {
     if (attempt.restricted) return out;
     const z3::expr_vector unsat_core = solver.unsat_core();
     for (unsigned i = 0; i < unsat_core.size(); ++i) {
       const auto& meaning = literal_meaning.at(unsat_core[i].to_string());
-      if (meaning.first) out.core.push_back(meaning.second);
-      else out.nk_core.push_back(static_cast<std::uint32_t>(meaning.second));
+      if (meaning.first)
+        out.core.push_back(meaning.second);
+      else
+        out.nk_core.push_back(static_cast<std::uint32_t>(meaning.second));
     }
     return out;
   }
   const z3::model model = solver.get_model();
   out.feasible = true;
   for (std::size_t k = 0; k < rr; ++k)
-    out.query_features.push_back(attempt.fixed_query ? (*attempt.fixed_query)[k]
-                                                     : detail::rational_from_z3(model.eval(u[k], true)));
+    out.query_features.push_back(attempt.fixed_query
+                                     ? (*attempt.fixed_query)[k]
+                                     : detail::rational_from_z3(model.eval(u[k], true)));
   for (std::uint32_t z : keys) {
     Rational a = 0;
     for (std::size_t k = 0; k < rr; ++k) a += out.query_features[k] * key_features[z][k];
-    out.readout[z] = a != 0 ? detail::rational_from_z3(model.eval(product.at(z), true)) / a : Rational(0);
+    out.readout[z] =
+        a != 0 ? detail::rational_from_z3(model.eval(product.at(z), true)) / a : Rational(0);
   }
   return out;
 }
 
 }  // namespace
 
-Completion complete_from_key_features(const RankTask& task, const RationalMatrix& key_features, int r,
-                                      SearchClass search_class, const std::vector<std::size_t>* only_instances,
+Completion complete_from_key_features(const RankTask& task, const RationalMatrix& key_features,
+                                      int r, SearchClass search_class,
+                                      const std::vector<std::size_t>* only_instances,
                                       unsigned timeout_ms, const RationalMatrix* query_features) {
   const std::size_t size = task.tokens.size();
   const auto rr = static_cast<std::size_t>(r);
-  if (key_features.size() != size) throw InternalError("completion: key feature table has the wrong size");
+  if (key_features.size() != size)
+    throw InternalError("completion: key feature table has the wrong size");
   for (const RationalVector& row : key_features) {
     if (row.size() != rr) throw InternalError("completion: key feature rows must have r entries");
     if (search_class == SearchClass::PF)
@@ -148,7 +156,8 @@ Completion complete_from_key_features(const RankTask& task, const RationalMatrix
   if (only_instances) {
     for (std::size_t id : *only_instances) by_row[task.instances.at(id).query].push_back(id);
   } else {
-    for (std::size_t id = 0; id < task.instances.size(); ++id) by_row[task.instances[id].query].push_back(id);
+    for (std::size_t id = 0; id < task.instances.size(); ++id)
+      by_row[task.instances[id].query].push_back(id);
   }
   Completion completion;
   completion.model.r = r;
@@ -157,7 +166,8 @@ Completion complete_from_key_features(const RankTask& task, const RationalMatrix
   completion.model.readout.assign(size, RationalVector(size, Rational(0)));
   for (const auto& [q, ids] : by_row) {
     std::set<std::uint32_t> keys;
-    for (std::size_t id : ids) keys.insert(task.instances[id].keys.begin(), task.instances[id].keys.end());
+    for (std::size_t id : ids)
+      keys.insert(task.instances[id].keys.begin(), task.instances[id].keys.end());
     // First with a margin and alpha > 0 on every key (a restriction: vertex
     // solutions with small denominators, fast); then the exact question with
     // strict inequalities and tracked constraints, which yields a core.
@@ -169,7 +179,8 @@ Completion complete_from_key_features(const RankTask& task, const RationalMatrix
     attempts.push_back(RowAttempt{Rational(1, 1000), true, nullptr});
     attempts.push_back(RowAttempt{Rational(0), false, nullptr});
     for (const RowAttempt& attempt : attempts) {
-      RowSolution solution = solve_row(task, key_features, rr, search_class, q, ids, keys, attempt, timeout_ms);
+      RowSolution solution =
+          solve_row(task, key_features, rr, search_class, q, ids, keys, attempt, timeout_ms);
       if (!solution.feasible) {
         if (attempt.restricted) continue;
         completion.failed_rows.push_back(q);
