@@ -136,7 +136,7 @@ run_stage() {
     corpus) limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
               "$src/tests/certs" > "$out" 2>&1 ;;
     bound_certs) limited 120 bash "$src/tests/cli/run_bound_certificates.sh" "$bld/kernelrank-check" \
-                   "$src" > "$out" 2>&1 ;;
+                   "$src" 40 > "$out" 2>&1 ;;
     core_area) limited 120 "$bld/kernelrank_tests" --abort-after=1 "-tc=$(core_filter "$current_file")" \
                  > "$out" 2>&1 ;;
     core_full) limited 300 "$bld/kernelrank_tests" --abort-after=1 > "$out" 2>&1 ;;

@@ -309,14 +309,15 @@ TEST_CASE(
                      "position-independent models only");
 }
 
-// Pdomination_check-da0cb0: describe_violation on an inequality that holds (softmax base
+// Pdomination_check-127481: describe_violation on an inequality that holds (softmax base
 // 3 solves T(3,3)) describes it and does not call it a contradiction of L2. q = 111,
 // a = 000, b = 111: gap 3, factor (3-1-1)(3-1)/1 = 2; W = B = 3^-3, A = 1:
 // lhs = 1/27 + 2 > rhs = 2 (1/27 + 2/27) = 2/9.
 TEST_CASE("core mutation kills: describe_violation of an inequality that holds") {
   const auto softmax = make_softmax(3, Rational(3));
   const Token q = parse_token("111"), a = parse_token("000");
-  const DominationViolation v = describe_violation(*softmax, q, a, q, 3, 1);
+  const DominationViolation v =
+      describe_violation(*softmax, ModelClass::PositiveFeatures, q, a, q, 3, 1);
   CHECK(v.gap == 3);
   CHECK(v.factor == 2);
   CHECK(v.lhs == Rational(1, 27) + 2);

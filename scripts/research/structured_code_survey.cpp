@@ -1,3 +1,4 @@
+// One long main() (a dispatch over survey modes, over 100 lines): a research script run by hand.
 // Survey behind docs/bounds.md ("Past the ceiling"): for structured constant-weight codes,
 // the gap distribution and the column-weighted trace value T = sum_j 1/(1 + c_j),
 // c_j = sum_{i != j} R_3(G_ij)^-2, in double precision (exact over all columns for small

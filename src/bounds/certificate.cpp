@@ -1,4 +1,4 @@
-// Certificate text for cube tasks (family certificates: family_certificate.cpp).
+// Certificate text for cube tasks and for explicit families (certificate.hpp).
 #include "kernelrank/bounds/certificate.hpp"
 
 #include "kernelrank/core/errors.hpp"

@@ -20,8 +20,8 @@ bool inequality_holds(const Rational& w, const Rational& a, const Rational& b, i
 
 }  // namespace
 
-DominationViolation describe_violation(const Model& model, const Token& q, const Token& a,
-                                       const Token& b, int n, int k) {
+DominationViolation describe_violation(const Model& model, ModelClass model_class, const Token& q,
+                                       const Token& a, const Token& b, int n, int k) {
   DominationViolation v;
   v.q = q;
   v.a = a;
@@ -36,7 +36,8 @@ DominationViolation describe_violation(const Model& model, const Token& q, const
   v.s1 = evaluate_instance(model, step.s1);
   v.s2 = evaluate_instance(model, step.s2);
   v.s3 = evaluate_instance(model, step.s3);
-  if (v.lhs <= v.rhs && !v.s1.fails() && !v.s2.fails() && !v.s3.fails())
+  v.all_solved = v.lhs <= v.rhs && !v.s1.fails() && !v.s2.fails() && !v.s3.fails();
+  if (v.all_solved && model_class != ModelClass::OutsideNK)
     throw InternalError("L2 contradicted: inequality violated for q=" + q.to_string() +
                         " a=" + a.to_string() + " b=" + b.to_string() +
                         " but S1, S2, S3 all have error < 1/2");
@@ -62,6 +63,7 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
   // under a positive scale per query); exact rationals otherwise.
   const detail::TabulatedModel table = detail::tabulate(model, universe, n);
   DominationReport report;
+  report.classification = model.classify();
   Progress progress("domination check", U);
   for (std::size_t q = 0; q < U; ++q) {
     const std::uint16_t* ov = &table.overlap[q * U];
@@ -86,8 +88,9 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
           if (holds) continue;
           ++report.violated;
           if (report.violations.size() < max_reported)
-            report.violations.push_back(
-                describe_violation(model, universe[q], universe[a], universe[b], n, k));
+            report.violations.push_back(describe_violation(model, report.classification.model_class,
+                                                           universe[q], universe[a], universe[b], n,
+                                                           k));
         }
       }
     }
@@ -104,6 +107,7 @@ DominationReport check_domination_family(const Model& model, const Family& famil
   // The steps the family supports, at any query position; for a position-independent
   // model the inequality does not depend on where the query sits.
   DominationReport report;
+  report.classification = model.classify();
   for (const FamilyStep& step : analyse_family(family, false).steps) {
     ++report.checked;
     const Rational w = model.kernel(step.q, step.q, 0, 0);
@@ -112,8 +116,8 @@ DominationReport check_domination_family(const Model& model, const Family& famil
       continue;
     ++report.violated;
     if (report.violations.size() < max_reported)
-      report.violations.push_back(
-          describe_violation(model, step.q, step.a, step.b, family.n, step.k));
+      report.violations.push_back(describe_violation(model, report.classification.model_class,
+                                                     step.q, step.a, step.b, family.n, step.k));
   }
   return report;
 }

@@ -5,6 +5,7 @@
 #include "kernelrank/core/text_input.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -269,50 +270,14 @@ RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>
   return result;
 }
 
-FamilyBound certify_family(const Family& family, bool position_dependent, int precision) {
-  FamilyBound out;
-  out.analysis = analyse_family(family, position_dependent);
-  const int n = family.n;
-  if (out.analysis.steps.empty()) {
-    out.why_not.push_back(
-        "the family supports no domination step: no query has S1 = (q, a^(n-1)), "
-        "S2 = (q, b^(n-1)) and S3_k = (q, a^k, b^(n-1-k)) with gap <q,b> - <q,a> >= 2");
-    if (!out.analysis.incomplete.empty())
-      out.why_not.push_back(
-          std::to_string(out.analysis.incomplete.size()) +
-          " incomplete pattern(s): some of S1, S2 and S3_k present, at least one missing");
-    return out;
-  }
-  const Index index = build_index(family, position_dependent);
-  const std::vector<Group> groups = build_groups(index, out.analysis);
-  std::vector<Candidate> candidates;
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    for (std::size_t t = 0; t < groups[g].tokens.size(); ++t) candidates.push_back({g, t});
-  const std::size_t C = candidates.size();
-  if (C > 20'000) throw ResourceError("the family has more than 20,000 candidate rows; split it");
-  auto own = [&](std::size_t c) -> const Token& {
-    return groups[candidates[c].group].tokens[candidates[c].token];
-  };
-  // factor(i -> j): chain from own(i) to own(j) under i's query, if any.
-  auto link =
-      [&](std::size_t i,
-          std::size_t j) -> const std::optional<std::pair<Rational, std::vector<std::size_t>>>* {
-    const Group& g = groups[candidates[i].group];
-    const auto it = g.position_of.find(own(j));
-    if (it == g.position_of.end() || own(i) == own(j)) return nullptr;
-    const auto& slot = g.best[candidates[i].token][it->second];
-    return slot ? &slot : nullptr;
-  };
-  std::vector<std::vector<std::size_t>> compatible(C);
-  for (std::size_t i = 0; i < C; ++i)
-    for (std::size_t j = 0; j < C; ++j)
-      if (i != j && link(i, j) && link(j, i)) compatible[i].push_back(j);
+namespace {
 
-  // Greedy cliques from the best-connected seeds; the double-precision score only proposes.
-  auto weight = [&](std::size_t i, std::size_t j) {
-    const double f = (*link(i, j))->first.convert_to<double>();
-    return 1.0 / (f * f);
-  };
+// Greedy cliques of pairwise-linked rows from the 12 best-connected seeds, scored by the
+// trace value in double precision: the score only proposes, the bound is exact.
+std::vector<std::size_t> greedy_rows(
+    const std::vector<std::vector<std::size_t>>& compatible,
+    const std::function<double(std::size_t, std::size_t)>& weight) {
+  const std::size_t C = compatible.size();
   auto score = [&](const std::vector<std::size_t>& rows) {
     double total = 0;
     for (std::size_t j : rows) {
@@ -356,6 +321,55 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
     }
     if (current > best_score) best_score = current, best_rows = rows;
   }
+  return best_rows;
+}
+
+}  // namespace
+
+FamilyBound certify_family(const Family& family, bool position_dependent, int precision) {
+  FamilyBound out;
+  out.analysis = analyse_family(family, position_dependent);
+  const int n = family.n;
+  if (out.analysis.steps.empty()) {
+    out.why_not.push_back(
+        "the family supports no domination step: no query has S1 = (q, a^(n-1)), "
+        "S2 = (q, b^(n-1)) and S3_k = (q, a^k, b^(n-1-k)) with gap <q,b> - <q,a> >= 2");
+    if (!out.analysis.incomplete.empty())
+      out.why_not.push_back(
+          std::to_string(out.analysis.incomplete.size()) +
+          " incomplete pattern(s): some of S1, S2 and S3_k present, at least one missing");
+    return out;
+  }
+  const Index index = build_index(family, position_dependent);
+  const std::vector<Group> groups = build_groups(index, out.analysis);
+  std::vector<Candidate> candidates;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t t = 0; t < groups[g].tokens.size(); ++t) candidates.push_back({g, t});
+  const std::size_t C = candidates.size();
+  if (C > 20'000) throw ResourceError("the family has more than 20,000 candidate rows; split it");
+  auto own = [&](std::size_t c) -> const Token& {
+    return groups[candidates[c].group].tokens[candidates[c].token];
+  };
+  // factor(i -> j): chain from own(i) to own(j) under i's query, if any.
+  auto link =
+      [&](std::size_t i,
+          std::size_t j) -> const std::optional<std::pair<Rational, std::vector<std::size_t>>>* {
+    const Group& g = groups[candidates[i].group];
+    const auto it = g.position_of.find(own(j));
+    if (it == g.position_of.end() || own(i) == own(j)) return nullptr;
+    const auto& slot = g.best[candidates[i].token][it->second];
+    return slot ? &slot : nullptr;
+  };
+  std::vector<std::vector<std::size_t>> compatible(C);
+  for (std::size_t i = 0; i < C; ++i)
+    for (std::size_t j = 0; j < C; ++j)
+      if (i != j && link(i, j) && link(j, i)) compatible[i].push_back(j);
+
+  auto weight = [&](std::size_t i, std::size_t j) {
+    const double f = (*link(i, j))->first.convert_to<double>();
+    return 1.0 / (f * f);
+  };
+  const std::vector<std::size_t> best_rows = greedy_rows(compatible, weight);
   if (best_rows.size() < 2) {
     out.why_not.push_back(
         "steps exist, but no two rows (q_i, c_i) are linked both ways: every pair of own "

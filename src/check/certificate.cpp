@@ -40,25 +40,6 @@ constexpr std::uint64_t kMaxSteps = 100'000'000;
 constexpr std::uint64_t kMaxPairs = kMaxRows * (kMaxRows - 1);
 constexpr std::uint64_t kMaxStepK = 1'000'000;
 
-std::optional<Digest> parse_hex_digest(std::string_view text) {
-  if (text.size() != 64) return std::nullopt;
-  Digest digest{};
-  for (std::size_t i = 0; i < 64; ++i) {
-    const char c = text[i];
-    int value = 0;
-    if (c >= '0' && c <= '9')
-      value = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      value = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      value = c - 'A' + 10;
-    else
-      return std::nullopt;
-    digest[i / 2] = static_cast<std::uint8_t>(digest[i / 2] * 16 + value);
-  }
-  return digest;
-}
-
 }  // namespace
 
 std::string quoted(std::string_view text) {
@@ -232,7 +213,7 @@ void Parser::parse_task(bool embedded) {
     malformed("unknown positions " + quoted(positions) + ", expected independent or dependent");
   cert_.dependent_positions = positions == "dependent";
   if (cert_.is_family) {
-    const auto digest = parse_hex_digest(key_value(reader_, line_.number, f[7], "sha256"));
+    const auto digest = digest_from_hex(key_value(reader_, line_.number, f[7], "sha256"), true);
     if (!digest) malformed("sha256= must be 64 hexadecimal digits");
     cert_.family_digest = *digest;
   }

@@ -18,23 +18,6 @@ namespace {
 
 constexpr std::string_view kHeader = "kernelrank-check-partial";
 
-std::optional<Digest> hex_digest(std::string_view text) {
-  if (text.size() != 64) return std::nullopt;
-  Digest digest{};
-  for (std::size_t i = 0; i < 64; ++i) {
-    const char c = text[i];
-    int value = 0;
-    if (c >= '0' && c <= '9')
-      value = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      value = c - 'a' + 10;
-    else
-      return std::nullopt;  // the checker writes lowercase digits only
-    digest[i / 2] = static_cast<std::uint8_t>(digest[i / 2] * 16 + value);
-  }
-  return digest;
-}
-
 class PartialReader {
  public:
   PartialReader(std::istream& in, const std::string& file) : reader_(in, file) {
@@ -47,7 +30,7 @@ class PartialReader {
       malformed("unsupported partial format version '" + std::string(line_.fields[1]) +
                 "', expected 1");
     statement("certificate", 2, "certificate <sha256>");
-    const auto digest = hex_digest(line_.fields[1]);
+    const auto digest = digest_from_hex(line_.fields[1], false);
     if (!digest) malformed("expected the certificate's SHA-256 as 64 lowercase hex digits");
     partial_.certificate = *digest;
     partial_.certificate_line = line_.number;

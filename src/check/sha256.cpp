@@ -118,4 +118,23 @@ std::string to_hex(const Digest& digest) {
   return text;
 }
 
+std::optional<Digest> digest_from_hex(std::string_view text, bool allow_uppercase) {
+  if (text.size() != 64) return std::nullopt;
+  Digest digest{};
+  for (std::size_t i = 0; i < 64; ++i) {
+    const char c = text[i];
+    int value = 0;
+    if (c >= '0' && c <= '9')
+      value = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      value = c - 'a' + 10;
+    else if (allow_uppercase && c >= 'A' && c <= 'F')
+      value = c - 'A' + 10;
+    else
+      return std::nullopt;
+    digest[i / 2] = static_cast<std::uint8_t>(digest[i / 2] * 16 + value);
+  }
+  return digest;
+}
+
 }  // namespace krcheck

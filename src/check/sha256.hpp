@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,5 +34,8 @@ class Sha256 {
 
 Digest sha256(std::string_view bytes);
 std::string to_hex(const Digest& digest);
+// The digest 64 hex digits spell; nullopt for any other text. Certificates, written by hand
+// too, may use capitals; the checker's own partial files only ever hold lowercase.
+std::optional<Digest> digest_from_hex(std::string_view text, bool allow_uppercase);
 
 }  // namespace krcheck

@@ -325,8 +325,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& actio
   eval->add_option("--kernels", args->kernels,
                    "Inner loops of both: best, avx512, avx2 or portable")
       ->capture_default_str();
-  eval->callback(
-      [args, &global, &action] { action = [args, &global] { return run_bench(*args, global); }; });
+  run_when_selected(eval, global, action, args, run_bench);
 }
 
 }  // namespace kernelrank::cli

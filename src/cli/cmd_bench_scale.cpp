@@ -178,9 +178,7 @@ void add_bench_scale_commands(CLI::App& app, const GlobalOptions& global, Action
   bound->add_option("--seed", bound_args->seed, "Generator seed")->capture_default_str();
   bound->add_option("--threads", bound_args->threads, "Threads of the second run (0 = all)")
       ->capture_default_str();
-  bound->callback([bound_args, &global, &action] {
-    action = [bound_args, &global] { return run_bench_bound(*bound_args, global); };
-  });
+  run_when_selected(bound, global, action, bound_args, run_bench_bound);
   auto check_args = std::make_shared<BenchCheckArgs>();
   CLI::App* check = bench->add_subcommand(
       "check", "The checker on a certificate: pairs/s/thread on 1 and on all threads");
@@ -188,9 +186,7 @@ void add_bench_scale_commands(CLI::App& app, const GlobalOptions& global, Action
       ->required();
   check->add_option("--threads", check_args->threads, "Threads of the second run (0 = all)")
       ->capture_default_str();
-  check->callback([check_args, &global, &action] {
-    action = [check_args, &global] { return run_bench_check(*check_args, global); };
-  });
+  run_when_selected(check, global, action, check_args, run_bench_check);
 }
 
 }  // namespace kernelrank::cli

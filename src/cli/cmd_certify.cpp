@@ -134,9 +134,7 @@ void add_certify_command(CLI::App& app, const GlobalOptions& global, Action& act
   cmd->add_option("--incomplete", args->show_incomplete,
                   "Incomplete patterns and lost steps to list")
       ->capture_default_str();
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_certify(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_certify);
 }
 
 }  // namespace kernelrank::cli

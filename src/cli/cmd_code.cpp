@@ -107,7 +107,7 @@ Code build_code(const CodeOptions& o) {
   return read_code(o.file);
 }
 
-int run_code(const GlobalOptions& global, const CodeOptions& o) {
+int run_code(const CodeOptions& o, const GlobalOptions& global) {
   const Code code = build_code(o);
   require_pair_work(code.words.size(), code.m, "code statistics", "use a smaller code");
   const CodeStatistics stats = code_statistics(code);
@@ -173,9 +173,7 @@ void add_code_command(CLI::App& app, const GlobalOptions& global, Action& action
       cmd->add_option("--limit", options->limit,
                       "Largest C(m,w) to enumerate (--johnson default 1e7, --lexicode 5e7)");
   cmd->add_option("--out", options->out, "Write the code to this file (text format)");
-  cmd->callback([&global, &action, options] {
-    action = [&global, options] { return run_code(global, *options); };
-  });
+  run_when_selected(cmd, global, action, options, run_code);
 }
 
 }  // namespace kernelrank::cli

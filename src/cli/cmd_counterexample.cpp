@@ -84,9 +84,7 @@ void add_counterexample_command(CLI::App& app, const GlobalOptions& global, Acti
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--family", args->family, "Search this family instead of the cube");
   cmd->add_option("--out", args->out, "Write the failing instance as a one-line family file");
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_counterexample(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_counterexample);
 }
 
 }  // namespace kernelrank::cli

@@ -41,6 +41,8 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
   nlohmann::json violations = nlohmann::json::array();
   std::string human = "gap domination (L2) on " + scope + ", n = " + std::to_string(n) + "\n";
   human += "model: " + model->description() + "\n";
+  human += "class: " + to_string(report.classification.model_class) + " (" +
+           report.classification.detail + ")\n";
   human += "inequalities tested: " + std::to_string(report.checked) +
            ", violated: " + std::to_string(report.violated) + "\n";
   for (const DominationViolation& v : report.violations) {
@@ -54,7 +56,8 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
                           {"rhs", to_string(v.rhs)},
                           {"s1", outcome_to_json(v.s1)},
                           {"s2", outcome_to_json(v.s2)},
-                          {"s3", outcome_to_json(v.s3)}});
+                          {"s3", outcome_to_json(v.s3)},
+                          {"all_solved", v.all_solved}});
     human += "  violated: q=" + v.q.to_string() + " a=" + v.a.to_string() +
              " b=" + v.b.to_string() + " (gap " + std::to_string(v.gap) +
              ", k=" + std::to_string(v.k) + "): W+(n-1)A = " + exact_with_decimal(v.lhs) +
@@ -62,9 +65,14 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
     human += "    S1 " + outcome_to_text(v.s1) + (v.s1.fails() ? "  FAILS" : "") + "\n";
     human += "    S2 " + outcome_to_text(v.s2) + (v.s2.fails() ? "  FAILS" : "") + "\n";
     human += "    S3 " + outcome_to_text(v.s3) + (v.s3.fails() ? "  FAILS" : "") + "\n";
+    if (v.all_solved)
+      human += "    S1, S2 and S3 all solved: possible only outside NK (L2 needs alpha >= 0)\n";
   }
   emit(global,
-       {{"checked", report.checked}, {"violated", report.violated}, {"violations", violations}},
+       {{"class", to_string(report.classification.model_class)},
+        {"checked", report.checked},
+        {"violated", report.violated},
+        {"violations", violations}},
        human);
   return report.violated == 0 ? kExitOk : kExitNegative;
 }
@@ -82,9 +90,7 @@ void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& 
   cmd->add_option("--family", args->family,
                   "Only the triples whose S1, S2, S3 this family contains");
   cmd->add_option("--max", args->max_reported, "Violations to list")->capture_default_str();
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_domination(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_domination);
 }
 
 }  // namespace kernelrank::cli

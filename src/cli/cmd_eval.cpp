@@ -20,6 +20,7 @@
 #include "kernelrank/models/model_io.hpp"
 
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -110,7 +111,8 @@ std::optional<RealHead> real_head_of(const EvalArgs& args) {
   return read_real_head(file, read);
 }
 
-int run_eval(const EvalArgs& args, const GlobalOptions& global) {
+// Options shared by every path; --shard/--partial/--mpi checked here.
+EvalOptions eval_options(const EvalArgs& args, std::optional<MpiSession>& mpi) {
   EvalOptions options;
   options.mode = parse_query_mode(args.mode);
   options.max_failures = args.failures;
@@ -122,7 +124,6 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     if (args.partial.empty())
       throw UsageError("--shard needs --partial FILE (where the shard's result goes)");
   }
-  std::optional<MpiSession> mpi;
   if (args.mpi) {
     if (!args.shard.empty() || !args.partial.empty())
       throw UsageError("--mpi shards by rank: drop --shard/--partial");
@@ -130,50 +131,78 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     options.shard =
         Shard{static_cast<std::uint64_t>(mpi->rank()) + 1, static_cast<std::uint64_t>(mpi->size())};
   }
-  const bool sharded = !args.partial.empty() || args.mpi;
-  if (sharded && args.cross_check)
+  if ((!args.partial.empty() || args.mpi) && args.cross_check)
     throw UsageError(
         "--cross-check cannot be combined with --shard/--partial; cross-check the merged run "
         "instead");
-  std::optional<RealHead> head = real_head_of(args);
-  if (head && !is_rational(head->map)) {
-    if (sharded || args.cross_check || args.profiles || !args.tokens.empty())
-      throw UsageError(
-          "a " + to_string(head->map) +
-          " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
-          "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
-    BallOptions ball;
-    ball.precision = args.precision;
-    ball.max_precision = args.max_precision;
-    ball.mode = options.mode;
-    ball.max_listed = args.failures;
-    ball.instance_limit = args.max_instances;
-    ball.threads = options.threads;
-    return run_ball_eval(*head, BallTask{args.family, args.m, args.n}, ball, global);
-  }
-  if (args.precision_given)
-    throw UsageError(
-        "--precision and --max-precision apply to heads with transcendental features (elu1, exp, "
-        "softmax)");
-  // Every model below is exact; a head with a rational feature map is one of them.
-  const auto load = [&](int m, int n) -> std::unique_ptr<Model> {
-    if (!head) return load_model(args.model, m, n);
-    if (m > 0 && head->m != m)
-      throw UsageError("model " + args.model.file + " has width m=" + std::to_string(head->m) +
-                       " but the task has m=" + std::to_string(m));
-    return exact_model(*head);
-  };
+  return options;
+}
 
+// An exact evaluation: the model, what it did and on which task.
+struct ExactRun {
   std::unique_ptr<Model> model;
   EvalSummary summary;
   EvalIdentity id;
   std::optional<bool> cross_agrees;
+};
+
+using ModelLoader = std::function<std::unique_ptr<Model>(int m, int n)>;
+
+// The cube T(m,n): brute force, overlap profiles, or both (--cross-check).
+ExactRun evaluate_cube_task(const EvalArgs& args, const EvalOptions& options,
+                            const ModelLoader& load) {
+  ExactRun run;
+  run.model = load(args.m, args.n);
+  const Model& model = *run.model;
+  EvalIdentity& id = run.id;
+  const int m = model.width();
+  id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " +
+            args.mode + ")";
+  const OverlapForm* form = model.overlap_form();
+  const bool profiles_possible = form != nullptr && !model.position_dependent();
+  const bool brute_possible = m <= 24 && static_cast<long double>(m) * args.n <= 62 &&
+                              static_cast<long double>(std::uint64_t{1} << (m * args.n)) *
+                                      (options.mode == QueryMode::All ? args.n : 1) <=
+                                  static_cast<long double>(args.max_instances);
+  if ((args.profiles || args.cross_check) && !profiles_possible)
+    throw UsageError("--profiles needs a model that depends only on overlaps (a built-in)");
+  const bool use_profiles = args.cross_check || args.profiles ||
+                            (!args.brute_force && !brute_possible && profiles_possible);
+  if (use_profiles)
+    require_profile_work(m, args.n, args.max_profile_work,
+                         "; lower --m or --n, or raise --max-profile-work to wait for it");
+  if (args.cross_check) {
+    const EvalReport brute = evaluate_cube(model, m, args.n, options);
+    run.summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
+    run.cross_agrees = same_result(brute, summary_to_report(run.summary));
+    if (!*run.cross_agrees)
+      throw InternalError("brute force and overlap profiles disagree on " + id.task);
+  } else if (use_profiles) {
+    run.summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
+  } else {
+    run.summary = evaluate_cube_summary(model, m, args.n, options, &id.blocks);
+  }
+  id.source = use_profiles ? "profiles" : "cube";
+  id.m = m;
+  id.n = args.n;
+  id.mode = args.mode;
+  Integer total = 1;
+  total <<= static_cast<unsigned>(m) * static_cast<unsigned>(args.n);
   const std::uint64_t per_sequence =
       options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
+  id.total_instances = (total * per_sequence).str();
+  return run;
+}
+
+// --family, --tokens or the cube.
+ExactRun evaluate_exact(const EvalArgs& args, const EvalOptions& options, const ModelLoader& load) {
+  if (args.family.empty() && args.tokens.empty()) return evaluate_cube_task(args, options, load);
+  ExactRun run;
+  EvalIdentity& id = run.id;
   if (!args.family.empty()) {
     const Family family = read_family(args.family);
-    model = load(family.m, family.n);
-    summary = evaluate_family_summary(*model, family, options, &id.blocks);
+    run.model = load(family.m, family.n);
+    run.summary = evaluate_family_summary(*run.model, family, options, &id.blocks);
     id.task = "family " + args.family + " (" + std::to_string(family.instances.size()) +
               " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
     id.source = "family";
@@ -182,66 +211,30 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     id.n = family.n;
     id.mode = "family";
     id.total_instances = std::to_string(family.instances.size());
-  } else if (!args.tokens.empty()) {
-    const Code code = read_code(args.tokens);
-    model = load(code.m, args.n);
-    summary = evaluate_token_set_summary(*model, code.words, args.n, options, &id.blocks);
-    id.task = "all length-" + std::to_string(args.n) + " sequences over the " +
-              std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " +
-              args.mode + ")";
-    id.source = "tokens";
-    id.source_sha256 = sha256_hex(file_bytes(args.tokens));
-    id.m = code.m;
-    id.n = args.n;
-    id.mode = args.mode;
-    id.total_instances = (power_of(code.words.size(), args.n) * per_sequence).str();
-  } else {
-    model = load(args.m, args.n);
-    const int m = model->width();
-    id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " +
-              args.mode + ")";
-    const OverlapForm* form = model->overlap_form();
-    const bool profiles_possible = form != nullptr && !model->position_dependent();
-    const bool brute_possible = m <= 24 && static_cast<long double>(m) * args.n <= 62 &&
-                                static_cast<long double>(std::uint64_t{1} << (m * args.n)) *
-                                        (options.mode == QueryMode::All ? args.n : 1) <=
-                                    static_cast<long double>(args.max_instances);
-    if ((args.profiles || args.cross_check) && !profiles_possible)
-      throw UsageError("--profiles needs a model that depends only on overlaps (a built-in)");
-    const bool use_profiles = args.cross_check || args.profiles ||
-                              (!args.brute_force && !brute_possible && profiles_possible);
-    if (use_profiles)
-      require_profile_work(m, args.n, args.max_profile_work,
-                           "; lower --m or --n, or raise --max-profile-work to wait for it");
-    if (args.cross_check) {
-      const EvalReport brute = evaluate_cube(*model, m, args.n, options);
-      summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
-      cross_agrees = same_result(brute, summary_to_report(summary));
-      if (!*cross_agrees)
-        throw InternalError("brute force and overlap profiles disagree on " + id.task);
-    } else if (use_profiles) {
-      summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
-    } else {
-      summary = evaluate_cube_summary(*model, m, args.n, options, &id.blocks);
-    }
-    id.source = use_profiles ? "profiles" : "cube";
-    id.m = m;
-    id.n = args.n;
-    id.mode = args.mode;
-    Integer total = 1;
-    total <<= static_cast<unsigned>(m) * static_cast<unsigned>(args.n);
-    id.total_instances = (total * per_sequence).str();
+    return run;
   }
-  const Classification cls = model->classify();
-  id.model_description = model->description();
-  id.model_class = to_string(cls.model_class);
-  id.class_detail = cls.detail;
-  if (!sharded) {
-    return print_report(global, id.task, id.model_description, id.model_class, id.class_detail,
-                        summary_to_report(summary), cross_agrees.value_or(false));
-  }
+  const Code code = read_code(args.tokens);
+  run.model = load(code.m, args.n);
+  run.summary = evaluate_token_set_summary(*run.model, code.words, args.n, options, &id.blocks);
+  id.task = "all length-" + std::to_string(args.n) + " sequences over the " +
+            std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " +
+            args.mode + ")";
+  id.source = "tokens";
+  id.source_sha256 = sha256_hex(file_bytes(args.tokens));
+  id.m = code.m;
+  id.n = args.n;
+  id.mode = args.mode;
+  const std::uint64_t per_sequence =
+      options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
+  id.total_instances = (power_of(code.words.size(), args.n) * per_sequence).str();
+  return run;
+}
 
-  // A shard: write the partial result, print what it holds.
+// A shard: write the partial result (or, over MPI, merge at rank 0), print what it holds.
+int finish_shard(const EvalArgs& args, const EvalOptions& options, std::optional<MpiSession>& mpi,
+                 ExactRun& run, const GlobalOptions& global) {
+  EvalIdentity& id = run.id;
+  const EvalSummary& summary = run.summary;
   if (!args.model.file.empty()) {
     id.model_source = "file " + args.model.file;
     id.model_sha256 = sha256_hex(file_bytes(args.model.file));
@@ -290,6 +283,49 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
         {"failing", summary.failing.str()}},
        human);
   return kExitOk;
+}
+
+int run_eval(const EvalArgs& args, const GlobalOptions& global) {
+  std::optional<MpiSession> mpi;
+  const EvalOptions options = eval_options(args, mpi);
+  const bool sharded = !args.partial.empty() || args.mpi;
+  std::optional<RealHead> head = real_head_of(args);
+  if (head && !is_rational(head->map)) {
+    if (sharded || args.cross_check || args.profiles || !args.tokens.empty())
+      throw UsageError(
+          "a " + to_string(head->map) +
+          " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
+          "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
+    BallOptions ball;
+    ball.precision = args.precision;
+    ball.max_precision = args.max_precision;
+    ball.mode = options.mode;
+    ball.max_listed = args.failures;
+    ball.instance_limit = args.max_instances;
+    ball.threads = options.threads;
+    return run_ball_eval(*head, BallTask{args.family, args.m, args.n}, ball, global);
+  }
+  if (args.precision_given)
+    throw UsageError(
+        "--precision and --max-precision apply to heads with transcendental features (elu1, exp, "
+        "softmax)");
+  // Every model below is exact; a head with a rational feature map is one of them.
+  const ModelLoader load = [&](int m, int n) -> std::unique_ptr<Model> {
+    if (!head) return load_model(args.model, m, n);
+    if (m > 0 && head->m != m)
+      throw UsageError("model " + args.model.file + " has width m=" + std::to_string(head->m) +
+                       " but the task has m=" + std::to_string(m));
+    return exact_model(*head);
+  };
+  ExactRun run = evaluate_exact(args, options, load);
+  const Classification cls = run.model->classify();
+  run.id.model_description = run.model->description();
+  run.id.model_class = to_string(cls.model_class);
+  run.id.class_detail = cls.detail;
+  if (sharded) return finish_shard(args, options, mpi, run, global);
+  return print_report(global, run.id.task, run.id.model_description, run.id.model_class,
+                      run.id.class_detail, summary_to_report(run.summary),
+                      run.cross_agrees.value_or(false));
 }
 
 int run_merge(const MergeArgs& args, const GlobalOptions& global) {
@@ -353,17 +389,14 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
                   "many bits")
       ->capture_default_str()
       ->each([args](const std::string&) { args->precision_given = true; });
-  cmd->callback(
-      [args, &global, &action] { action = [args, &global] { return run_eval(*args, global); }; });
+  run_when_selected(cmd, global, action, args, run_eval);
 
   auto merge = std::make_shared<MergeArgs>();
   CLI::App* merge_cmd = app.add_subcommand(
       "eval-merge", "Merge the partial results of eval --shard k/K into the report eval prints");
   merge_cmd->add_option("partials", merge->partials, "Partial result files, one per shard 1/K..K/K")
       ->required();
-  merge_cmd->callback([merge, &global, &action] {
-    action = [merge, &global] { return run_merge(*merge, global); };
-  });
+  run_when_selected(merge_cmd, global, action, merge, run_merge);
 }
 
 }  // namespace kernelrank::cli

@@ -114,9 +114,7 @@ void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& ac
   cmd->add_option("--out-prefix", args->prefix, "Output prefix: PREFIX-train.family, ...")
       ->required();
   cmd->add_option("--format", args->format, "family, csv, jsonl or all")->capture_default_str();
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_generate(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_generate);
 }
 
 }  // namespace kernelrank::cli

@@ -116,9 +116,7 @@ void add_instances_command(CLI::App& app, const GlobalOptions& global, Action& a
   cmd->add_option("--tokens", args->tokens, "Code file whose words form the token set");
   cmd->add_option("--limit", args->limit, "Instances to print")->capture_default_str();
   cmd->add_option("--out", args->out, "Write all instances as a family file");
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_instances(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_instances);
 }
 
 }  // namespace kernelrank::cli

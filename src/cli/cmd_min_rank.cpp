@@ -152,9 +152,7 @@ void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& ac
   cmd->add_option("--threads", args->threads,
                   "Cells searched at once (0: all hardware threads); the table is the same")
       ->capture_default_str();
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_min_rank(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_min_rank);
 }
 
 }  // namespace kernelrank::cli

@@ -8,8 +8,8 @@
 // every kind has exactly its own options and a missing or unknown one exits 2.
 #include "commands.hpp"
 
-#include "../plot/gnuplot.hpp"
-#include "../plot/plots.hpp"
+#include "plot/gnuplot.hpp"
+#include "plot/plots.hpp"
 
 #include "kernelrank/core/errors.hpp"
 
@@ -140,9 +140,7 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
       ->capture_default_str();
   error->add_option("--bound", args->bound, "Certified lower bound R: a line at r = R")
       ->check(CLI::Range(1LL, 1LL << 40));
-  error->callback([args, &global, &action] {
-    action = [args, &global] { return run_error_vs_r(*args, global); };
-  });
+  run_when_selected(error, global, action, args, run_error_vs_r);
 
   CLI::App* accuracy =
       add_kind(*plot, "accuracy-vs-r", "Exact test accuracy against r, one curve per scale", *args);
@@ -154,9 +152,7 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
   accuracy->add_option(
       "--bound", args->bounds,
       "Certified bound of that scale, or 'none' (none at all, or one per --report)");
-  accuracy->callback([args, &global, &action] {
-    action = [args, &global] { return run_accuracy_vs_r(*args, global); };
-  });
+  run_when_selected(accuracy, global, action, args, run_accuracy_vs_r);
 
   CLI::App* bound =
       add_kind(*plot, "bound-vs-m",
@@ -164,9 +160,7 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
   bound->add_option("--table", args->table, "Bound table (markdown), e.g. docs/bound-table.md")
       ->required();
   bound->add_option("--min-rank", args->min_rank, "Exact minimal ranks: lines 'm lower upper'");
-  bound->callback([args, &global, &action] {
-    action = [args, &global] { return run_bound_vs_m(*args, global); };
-  });
+  run_when_selected(bound, global, action, args, run_bound_vs_m);
 }
 
 }  // namespace kernelrank::cli

@@ -106,9 +106,7 @@ void add_readout_command(CLI::App& app, const GlobalOptions& global, Action& act
   rcmd->add_option("--format", readout->format, "Model file format: text or json")
       ->capture_default_str();
   rcmd->add_option("--timeout", readout->timeout, "Z3 timeout in seconds")->capture_default_str();
-  rcmd->callback([readout, &global, &action] {
-    action = [readout, &global] { return run_readout(*readout, global); };
-  });
+  run_when_selected(rcmd, global, action, readout, run_readout);
 }
 
 }  // namespace kernelrank::cli

@@ -156,9 +156,7 @@ void add_reproduce_command(CLI::App& app, const GlobalOptions& global, Action& a
   cmd->add_option("--large-m", args->large_m, "Width for overlap profiles")->capture_default_str();
   cmd->add_option("--cert", args->cert,
                   "Write the certificate of the m = 24 bound (check it with kernelrank-check)");
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_reproduce(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_reproduce);
 }
 
 }  // namespace kernelrank::cli

@@ -11,6 +11,7 @@
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/search/rank_search.hpp"
+#include "search/solver_side.hpp"
 
 #include <unistd.h>
 
@@ -98,11 +99,7 @@ std::string order_text(const OrderArgument& order, const RankTask& task) {
   return text;
 }
 
-int run_search(const SearchArgs& args, const GlobalOptions& global) {
-  if (args.r < 0) throw UsageError("--r is required and must be >= 0");
-  if (args.format != "text" && args.format != "json")
-    throw UsageError("--format must be text or json, not " + args.format);
-  const SearchClass search_class = parse_search_class(args.model_class);
+RankTask search_task(const SearchArgs& args) {
   RankTask task;
   if (!args.family.empty()) {
     if (args.m >= 0) throw UsageError("give either --m (cube task) or --family, not both");
@@ -115,6 +112,11 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
     task = cube_rank_task(args.m, args.n);
     task.mode = parse_query_mode(args.mode);
   }
+  return task;
+}
+
+SearchOptions search_options(const SearchArgs& args, const RankTask& task, SearchClass search_class,
+                             const GlobalOptions& global) {
   SearchOptions options =
       search_options_from(args.r, search_class, args.rlimit, args.timeout, args.memory_mb,
                           args.seed, args.restarts, args.iterations);
@@ -138,6 +140,80 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
                         to_string(search_class) + "-r" + std::to_string(args.r);
   options.log = make_logger(args.verbose, global);
 
+  return options;
+}
+
+// The Z3 attempts and the proposal search, as JSON and as text.
+void report_solvers(const SearchResult& result, nlohmann::json& json, std::string& human) {
+  nlohmann::json attempts = nlohmann::json::array();
+  for (const Z3Attempt& a : result.z3) {
+    attempts.push_back(detail::attempt_to_json(a));
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "  Z3 %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
+                  a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ",
+                  a.reason.c_str(), a.iterations, a.working_instances, a.working_rows, a.seconds);
+    human += line;
+    for (const std::string& f : a.smt2_files) human += "    query saved to " + f + "\n";
+  }
+  json["z3"] = attempts;
+  if (result.heuristic_ran) {
+    const std::optional<double>& best = result.heuristic.best_max_error;
+    json["heuristic"] = {{"restarts", result.heuristic.restarts_run},
+                         {"best_max_error_double", best ? nlohmann::json(*best) : nlohmann::json()},
+                         {"accepted", result.heuristic.accepted}};
+    char error[32];
+    if (best) std::snprintf(error, sizeof error, "%.4f", *best);
+    human += "  heuristic: " + std::to_string(result.heuristic.restarts_run) + " restart(s), " +
+             (best ? "best max error " + std::string(error) + " in double precision"
+                   : "no finite max error") +
+             (result.heuristic.accepted ? " (proposal completed exactly)" : "") + "\n";
+  }
+}
+
+// The verified model, and the files it is written to.
+void report_model(const SearchArgs& args, const RankTask& task, SearchClass search_class,
+                  const SearchResult& result, nlohmann::json& json, std::string& human) {
+  if (result.model) {
+    const ModelCheck& check = *result.check;
+    json["model"] = {{"source", result.model_source},
+                     {"evaluation", report_to_json(check.report)},
+                     {"kernel_rank", check.kernel_rank},
+                     {"class_check", check.class_detail}};
+    human += "  exact re-verification: " + check.report.method + " over " +
+             check.report.instances.str() + " instances, " + check.report.failing.str() +
+             " failing, max error " + exact_with_decimal(*check.report.max_error) + "\n";
+    human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) +
+             " (r = " + std::to_string(args.r) + ")\n";
+    human += "  class: " + check.class_detail + "\n";
+    if (!args.out.empty()) {
+      const TabularModel tabular = to_tabular_model(task, *result.model);
+      write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(tabular)
+                                                            : tabular_model_to_text(tabular));
+      json["model"]["file"] = args.out;
+      human += "  model written to " + args.out + " (tabular, " + args.format + ")\n";
+    }
+    if (!args.features.empty()) {
+      write_file_atomically(args.features,
+                            features_model_text(task, *result.model,
+                                                "kernelrank search: " + task.description +
+                                                    ", r = " + std::to_string(args.r) + ", class " +
+                                                    to_string(search_class)));
+      json["model"]["features_file"] = args.features;
+      human += "  feature form written to " + args.features + "\n";
+    }
+  } else if (!args.out.empty()) {
+    human += "  no model written (none found)\n";
+  }
+}
+
+int run_search(const SearchArgs& args, const GlobalOptions& global) {
+  if (args.r < 0) throw UsageError("--r is required and must be >= 0");
+  if (args.format != "text" && args.format != "json")
+    throw UsageError("--format must be text or json, not " + args.format);
+  const SearchClass search_class = parse_search_class(args.model_class);
+  const RankTask task = search_task(args);
+  const SearchOptions options = search_options(args, task, search_class, global);
   const SearchResult result = search_rank(task, options);
 
   nlohmann::json json = {{"task", task.description},
@@ -183,68 +259,8 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
                std::to_string(args.r) + "\n";
     }
   }
-  nlohmann::json attempts = nlohmann::json::array();
-  for (const Z3Attempt& a : result.z3) {
-    attempts.push_back({{"encoding", a.encoding},
-                        {"answer", a.answer},
-                        {"reason", a.reason},
-                        {"iterations", a.iterations},
-                        {"working_instances", a.working_instances},
-                        {"working_rows", a.working_rows},
-                        {"seconds", a.seconds},
-                        {"smt2_files", a.smt2_files}});
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "  Z3 %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
-                  a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ",
-                  a.reason.c_str(), a.iterations, a.working_instances, a.working_rows, a.seconds);
-    human += line;
-    for (const std::string& f : a.smt2_files) human += "    query saved to " + f + "\n";
-  }
-  json["z3"] = attempts;
-  if (result.heuristic_ran) {
-    const std::optional<double>& best = result.heuristic.best_max_error;
-    json["heuristic"] = {{"restarts", result.heuristic.restarts_run},
-                         {"best_max_error_double", best ? nlohmann::json(*best) : nlohmann::json()},
-                         {"accepted", result.heuristic.accepted}};
-    char error[32];
-    if (best) std::snprintf(error, sizeof error, "%.4f", *best);
-    human += "  heuristic: " + std::to_string(result.heuristic.restarts_run) + " restart(s), " +
-             (best ? "best max error " + std::string(error) + " in double precision"
-                   : "no finite max error") +
-             (result.heuristic.accepted ? " (proposal completed exactly)" : "") + "\n";
-  }
-  if (result.model) {
-    const ModelCheck& check = *result.check;
-    json["model"] = {{"source", result.model_source},
-                     {"evaluation", report_to_json(check.report)},
-                     {"kernel_rank", check.kernel_rank},
-                     {"class_check", check.class_detail}};
-    human += "  exact re-verification: " + check.report.method + " over " +
-             check.report.instances.str() + " instances, " + check.report.failing.str() +
-             " failing, max error " + exact_with_decimal(*check.report.max_error) + "\n";
-    human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) +
-             " (r = " + std::to_string(args.r) + ")\n";
-    human += "  class: " + check.class_detail + "\n";
-    if (!args.out.empty()) {
-      const TabularModel tabular = to_tabular_model(task, *result.model);
-      write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(tabular)
-                                                            : tabular_model_to_text(tabular));
-      json["model"]["file"] = args.out;
-      human += "  model written to " + args.out + " (tabular, " + args.format + ")\n";
-    }
-    if (!args.features.empty()) {
-      write_file_atomically(args.features,
-                            features_model_text(task, *result.model,
-                                                "kernelrank search: " + task.description +
-                                                    ", r = " + std::to_string(args.r) + ", class " +
-                                                    to_string(search_class)));
-      json["model"]["features_file"] = args.features;
-      human += "  feature form written to " + args.features + "\n";
-    }
-  } else if (!args.out.empty()) {
-    human += "  no model written (none found)\n";
-  }
+  report_solvers(result, json, human);
+  report_model(args, task, search_class, result, json, human);
   char line[128];
   std::snprintf(line, sizeof line, "Z3 %s; %.2f s\n", result.z3_version.c_str(), result.seconds);
   human += line;
@@ -319,8 +335,7 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_flag("--no-certificate", args->no_certificate, "Do not try the rank-bound certificate");
   cmd->add_flag("--verbose", args->verbose,
                 "Progress lines on stderr even when it is not a terminal");
-  cmd->callback(
-      [args, &global, &action] { action = [args, &global] { return run_search(*args, global); }; });
+  run_when_selected(cmd, global, action, args, run_search);
 }
 
 }  // namespace kernelrank::cli

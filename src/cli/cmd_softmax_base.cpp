@@ -64,9 +64,7 @@ void add_softmax_base_command(CLI::App& app, const GlobalOptions& global, Action
   cmd->add_option("--m", args->m, "Token width")->capture_default_str();
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--max-base", args->max_base, "Largest base to try")->capture_default_str();
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_softmax_base(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_softmax_base);
 }
 
 }  // namespace kernelrank::cli

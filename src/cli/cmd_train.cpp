@@ -364,8 +364,7 @@ void add_train_command(CLI::App& app, const GlobalOptions& global, Action& actio
   cmd->add_option("--disagreements", args->listed_disagreements,
                   "Float/exact disagreements listed per split")
       ->capture_default_str();
-  cmd->callback(
-      [args, &global, &action] { action = [args, &global] { return run_train(*args, global); }; });
+  run_when_selected(cmd, global, action, args, run_train);
 }
 
 }  // namespace kernelrank::cli

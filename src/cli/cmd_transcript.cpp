@@ -226,9 +226,7 @@ void add_transcript_command(CLI::App& app, const GlobalOptions& global, Action& 
       ->capture_default_str();
   cmd->add_flag("--cross-check", args->cross_check,
                 "Cube: run brute force and the antichain count, which must agree");
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_transcript(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_transcript);
 }
 
 }  // namespace kernelrank::cli

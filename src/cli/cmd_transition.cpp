@@ -110,9 +110,7 @@ void add_transition_command(CLI::App& app, const GlobalOptions& global, Action& 
       "The phase transition: r = 1 at n = 1, 2; certified bounds and 2^m at n = 3; softmax");
   cmd->add_option("--m", args->m, "Token width")->capture_default_str();
   cmd->add_option("--cert", args->cert, "Write the certificate of the n = 3 lower bound here");
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_transition(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_transition);
 }
 
 }  // namespace kernelrank::cli

@@ -132,9 +132,7 @@ void add_witness_command(CLI::App& app, const GlobalOptions& global, Action& act
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Family file to write")->required();
   cmd->add_option("--cert", args->cert, "Certificate file to write")->required();
-  cmd->callback([args, &global, &action] {
-    action = [args, &global] { return run_witness(*args, global); };
-  });
+  run_when_selected(cmd, global, action, args, run_witness);
 }
 
 }  // namespace kernelrank::cli

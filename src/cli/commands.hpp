@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace kernelrank::cli {
@@ -19,6 +20,16 @@ struct GlobalOptions {
 };
 
 using Action = std::function<int()>;
+
+// The one registration tail of a subcommand: when CLI11 selects `cmd`, the work to do
+// becomes run(*args, global), which main() runs after parsing.
+template <class Args, class Run>
+void run_when_selected(CLI::App* cmd, const GlobalOptions& global, Action& action,
+                       std::shared_ptr<Args> args, Run run) {
+  cmd->callback([args = std::move(args), &global, &action, run] {
+    action = [args, &global, run] { return run(*args, global); };
+  });
+}
 
 // `bench bound` and `bench check`, under the `bench` command added before it.
 void add_bench_scale_commands(CLI::App& app, const GlobalOptions& global, Action& action);

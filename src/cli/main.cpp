@@ -12,25 +12,15 @@ int main(int argc, char** argv) {
   using namespace kernelrank::cli;
   if (invokes_train(argc, argv)) return forward_to_trainer(argc, argv);
   return run_cli(argc, argv, [](CLI::App& app, GlobalOptions& global, Action& action) {
-    add_reproduce_command(app, global, action);
-    add_code_command(app, global, action);
-    add_instances_command(app, global, action);
-    add_eval_command(app, global, action);
-    add_softmax_base_command(app, global, action);
-    add_bound_command(app, global, action);
-    add_transition_command(app, global, action);
-    add_domination_command(app, global, action);
-    add_witness_command(app, global, action);
-    add_certify_command(app, global, action);
-    add_counterexample_command(app, global, action);
-    add_generate_command(app, global, action);
-    add_bench_command(app, global, action);
-    add_bench_scale_commands(app, global, action);  // needs the bench command
-    add_search_command(app, global, action);
-    add_readout_command(app, global, action);
-    add_min_rank_command(app, global, action);
-    add_plot_command(app, global, action);
-    add_transcript_command(app, global, action);
+    // In this order in `kernelrank --help`; bench scale needs the bench command first.
+    for (const auto add :
+         {&add_reproduce_command, &add_code_command, &add_instances_command, &add_eval_command,
+          &add_softmax_base_command, &add_bound_command, &add_transition_command,
+          &add_domination_command, &add_witness_command, &add_certify_command,
+          &add_counterexample_command, &add_generate_command, &add_bench_command,
+          &add_bench_scale_commands, &add_search_command, &add_readout_command,
+          &add_min_rank_command, &add_plot_command, &add_transcript_command})
+      add(app, global, action);
     add_train_placeholder(app);
   });
 }

@@ -66,33 +66,29 @@ int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
     return code == 0 ? 0 : kExitMalformed;
   }
   if (global.quiet) Progress::set_enabled(false);
+  const auto report = [](const char* prefix, const std::exception& e, int code) {
+    std::cerr << prefix << krcheck::printable(e.what()) << "\n";
+    return code;
+  };
   try {
     return action ? action() : kExitMalformed;
   } catch (const InputError& e) {
-    std::cerr << krcheck::printable(e.what()) << "\n";
-    return kExitMalformed;
+    return report("", e, kExitMalformed);  // the message names the file
   } catch (const UsageError& e) {
-    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
-    return kExitMalformed;
+    return report("kernelrank: error: ", e, kExitMalformed);
   } catch (const ResourceError& e) {
-    std::cerr << "kernelrank: resource limit: " << krcheck::printable(e.what()) << "\n";
-    return kExitResource;
+    return report("kernelrank: resource limit: ", e, kExitResource);
   } catch (const OutputError& e) {
-    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
-    return kExitMalformed;
+    return report("kernelrank: error: ", e, kExitMalformed);
   } catch (const ModelDomainError& e) {
-    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
-    return kExitMalformed;
+    return report("kernelrank: error: ", e, kExitMalformed);
   } catch (const InternalError& e) {
-    std::cerr << "kernelrank: INTERNAL ERROR (please report): " << krcheck::printable(e.what())
-              << "\n";
-    return kExitInternal;
+    return report("kernelrank: INTERNAL ERROR (please report): ", e, kExitInternal);
   } catch (const std::bad_alloc&) {
     std::cerr << "kernelrank: resource limit: out of memory\n";
     return kExitResource;
   } catch (const std::exception& e) {
-    std::cerr << "kernelrank: error: " << krcheck::printable(e.what()) << "\n";
-    return kExitInternal;
+    return report("kernelrank: error: ", e, kExitInternal);
   }
 }
 

@@ -293,6 +293,35 @@ std::atomic<int> g_isa{static_cast<int>(g_best)};
 
 KernelIsa current() { return static_cast<KernelIsa>(g_isa.load(std::memory_order_relaxed)); }
 
+// One loop at every level; the level chosen at run time (off x86 only the portable one).
+template <class Result, class Args>
+struct Levels {
+  Result (*avx512)(const Args&);
+  Result (*avx2)(const Args&);
+  Result (*portable)(const Args&);
+};
+
+#if KR_X86
+#define KR_X86_ONLY(f) f
+#else
+#define KR_X86_ONLY(f) nullptr
+#endif
+
+template <class Result, class Args>
+Result at_current_level(const Levels<Result, Args>& loop, const Args& args) {
+  switch (current()) {
+    case KernelIsa::Avx512:
+      if (loop.avx512 != nullptr) return loop.avx512(args);
+      break;
+    case KernelIsa::Avx2:
+      if (loop.avx2 != nullptr) return loop.avx2(args);
+      break;
+    case KernelIsa::Portable:
+      break;
+  }
+  return loop.portable(args);
+}
+
 }  // namespace
 
 std::string to_string(KernelIsa isa) {
@@ -316,45 +345,23 @@ KernelIsa set_kernel_isa(KernelIsa isa) {
 }
 
 NarrowCounts narrow_segment(const NarrowArgs& args) {
-#if KR_X86
-  switch (current()) {
-    case KernelIsa::Avx512:
-      return args.maybe_zero ? narrow_avx512<true>(args) : narrow_avx512<false>(args);
-    case KernelIsa::Avx2:
-      return args.maybe_zero ? narrow_avx2<true>(args) : narrow_avx2<false>(args);
-    case KernelIsa::Portable:
-      break;
-  }
-#endif
-  return args.maybe_zero ? narrow_portable<true>(args) : narrow_portable<false>(args);
+  static constexpr Levels<NarrowCounts, NarrowArgs> with_zero{
+      KR_X86_ONLY(narrow_avx512<true>), KR_X86_ONLY(narrow_avx2<true>), narrow_portable<true>};
+  static constexpr Levels<NarrowCounts, NarrowArgs> without_zero{
+      KR_X86_ONLY(narrow_avx512<false>), KR_X86_ONLY(narrow_avx2<false>), narrow_portable<false>};
+  return at_current_level(args.maybe_zero ? with_zero : without_zero, args);
 }
 
 DoubleCounts double_division_segment(const DoubleArgs& args) {
-#if KR_X86
-  switch (current()) {
-    case KernelIsa::Avx512:
-      return division_avx512(args);
-    case KernelIsa::Avx2:
-      return division_avx2(args);
-    case KernelIsa::Portable:
-      break;
-  }
-#endif
-  return division_portable(args);
+  static constexpr Levels<DoubleCounts, DoubleArgs> division{
+      KR_X86_ONLY(division_avx512), KR_X86_ONLY(division_avx2), division_portable};
+  return at_current_level(division, args);
 }
 
 DoubleCounts double_cross_segment(const DoubleArgs& args) {
-#if KR_X86
-  switch (current()) {
-    case KernelIsa::Avx512:
-      return cross_avx512(args);
-    case KernelIsa::Avx2:
-      return cross_avx2(args);
-    case KernelIsa::Portable:
-      break;
-  }
-#endif
-  return cross_portable(args);
+  static constexpr Levels<DoubleCounts, DoubleArgs> cross{KR_X86_ONLY(cross_avx512),
+                                                          KR_X86_ONLY(cross_avx2), cross_portable};
+  return at_current_level(cross, args);
 }
 
 }  // namespace kernelrank::detail

@@ -79,10 +79,11 @@ void check_profile_work(int max_weight, int n) {
   if (n < 1) throw UsageError("length n must be at least 1");
   if (max_weight < 0) throw UsageError("m must be at least 0");
   const long double profiles = profile_count_estimate(max_weight, n);
-  if (profiles > kMaxProfiles || profiles * (max_weight / 64 + 1) > kMaxProfileWork)
+  const int limbs = max_weight / 64 + 1;  // of the largest integers the scan adds
+  if (profiles > kMaxProfiles || profiles * limbs > kMaxProfileWork)
     throw ResourceError(
         "about " + std::to_string(static_cast<long long>(std::min(profiles, kMaxProfiles))) +
-        " overlap profiles of " + std::to_string(max_weight / 64 + 1) +
+        " overlap profiles of " + std::to_string(limbs) +
         "-limb integers for m=" + std::to_string(max_weight) + ", n=" + std::to_string(n) +
         " would take hours; lower m or n (m = 2000 at n = 3 takes minutes)");
 }
@@ -98,19 +99,11 @@ struct WeightScan {
   std::vector<std::pair<std::uint64_t, std::vector<int>>> failures;
 };
 
-// Scans every profile with query weight w (n - 1 overlaps in 0..w). With m > 0 the failing
-// counts are weighted by the number of ordered instances of T(m,n) of each profile.
-WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t max_failures) {
-  WeightScan out;
-  const int k = n - 1;
-  std::vector<Mpz> kernel_row(static_cast<std::size_t>(w) + 1);
-  std::vector<Mpz> product_row(static_cast<std::size_t>(w) + 1);
-  std::vector<Mpz> part_a(static_cast<std::size_t>(k) + 1), part_p(static_cast<std::size_t>(k) + 1);
-  Mpz lcm, gcd, num, twice, lhs, rhs;
-  Mpz best_num, best_den;  // maximum at this weight
-  std::vector<int> overlaps(static_cast<std::size_t>(k), 0);
-
-  // Row of rationals K[s], P[s] = K[s] F[s] for s = 0..w, scaled to coprime integers.
+// The row K[s], P[s] = K[s] F[s] for s = 0..w as integers with no common factor (one common
+// denominator), so that the scan adds integers only.
+void scale_rows(const OverlapForm& form, int w, std::vector<Mpz>& kernel_row,
+                std::vector<Mpz>& product_row) {
+  Mpz lcm, gcd;
   std::vector<Rational> ks(static_cast<std::size_t>(w) + 1), ps(static_cast<std::size_t>(w) + 1);
   mpz_set_ui(lcm.v, 1);
   for (int s = 0; s <= w; ++s) {
@@ -138,6 +131,21 @@ WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t
                    product_row[static_cast<std::size_t>(s)].v, gcd.v);
     }
   }
+}
+
+// Scans every profile with query weight w (n - 1 overlaps in 0..w). With m > 0 the failing
+// counts are weighted by the number of ordered instances of T(m,n) of each profile.
+WeightScan scan_weight(const OverlapForm& form, int w, int n, int m, std::size_t max_failures) {
+  WeightScan out;
+  const int k = n - 1;
+  std::vector<Mpz> kernel_row(static_cast<std::size_t>(w) + 1);
+  std::vector<Mpz> product_row(static_cast<std::size_t>(w) + 1);
+  std::vector<Mpz> part_a(static_cast<std::size_t>(k) + 1), part_p(static_cast<std::size_t>(k) + 1);
+  Mpz num, twice, lhs, rhs;
+  Mpz best_num, best_den;  // maximum at this weight
+  std::vector<int> overlaps(static_cast<std::size_t>(k), 0);
+
+  scale_rows(form, w, kernel_row, product_row);
   bool have_max = false;
   std::uint64_t local = 0;
   mpz_set(part_a[0].v, kernel_row[static_cast<std::size_t>(w)].v);  // the query's own token

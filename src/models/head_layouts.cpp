@@ -85,13 +85,6 @@ const LayoutSpec& spec_of(HeadLayout layout) {
   throw InputError::whole_file(file.name, message);
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 const SafetensorsTensor& require(const SafetensorsFile& file, const char* name,
                                  const std::string& why) {
   const SafetensorsTensor* tensor = file.find(name);

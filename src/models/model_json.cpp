@@ -84,7 +84,9 @@ Rational json_rational(const std::string& file, const std::string& contents, con
 
 }  // namespace
 
-std::unique_ptr<Model> parse_json(const std::string& file, const std::string& contents) {
+// Parses the document: duplicate keys, too many values and deep nesting are errors with
+// a position, as are nlohmann's own parse errors.
+Json read_document(const std::string& file, const std::string& contents) {
   // nlohmann keeps the last of duplicate keys silently; a model file must not
   // say two things, so track the keys of each open object.
   // The value count is capped too, since the whole document is held in memory
@@ -138,6 +140,11 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
              "invalid JSON: " + json_error_text(e) +
                  " (quote exact numbers as strings, e.g. \"1/2\" or \"1e400\")");
   }
+  return doc;
+}
+
+std::unique_ptr<Model> parse_json(const std::string& file, const std::string& contents) {
+  Json doc = read_document(file, contents);  // mutable: the checks below use operator[]
 
   const auto fail = [&](const std::string& path, const std::string& message) -> void {
     fail_at(file, contents, path, message);

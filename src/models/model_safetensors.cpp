@@ -72,13 +72,6 @@ std::size_t slots_of(int positions) {
   throw InputError::whole_file(file.name, message);
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 // The affine maps of every position from the flat values, which have the right sizes.
 std::unique_ptr<ParametricModel> build_model(Activation activation, const Dimensions& dims,
                                              int positions, std::vector<PositionValues> values) {

@@ -57,13 +57,6 @@ std::string shown(const Json& value) {
   return text.size() > kShown ? text.substr(0, kShown) + "..." : text;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 std::uint64_t little_endian(const unsigned char* bytes, std::size_t count) {
   std::uint64_t value = 0;
   for (std::size_t i = count; i-- > 0;) value = (value << 8) | bytes[i];
@@ -293,6 +286,13 @@ bool has_safetensors_suffix(std::string_view name) {
 }
 
 }  // namespace
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
 
 const char* dtype_name(SafetensorsDtype dtype) {
   switch (dtype) {

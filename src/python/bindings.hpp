@@ -48,6 +48,8 @@ std::string instance_repr(const PyInstance& instance);
 // A path argument: str or os.PathLike.
 std::string path_argument(const py::handle& value, const char* what);
 bool is_path_like(const py::handle& value);
+// The family file a `family=` argument names (its path in `path`), read with the GIL released.
+Family family_argument(const py::handle& value, std::string& path);
 
 // ---- errors (errors.cpp) -----------------------------------------------------------------
 // kernelrank.Error and its subclasses, and the translator from the library's exceptions.

@@ -57,10 +57,9 @@ py::list to_instances(const std::vector<InstanceOutcome>& outcomes) {
 }
 
 std::string instance_repr(const PyInstance& instance) {
-  std::string tokens;
-  for (const py::handle token : instance.tokens)
-    tokens += (tokens.empty() ? "" : ", ") + py::repr(token).cast<std::string>();
-  std::string text = "Instance(tokens=[" + tokens + "], query=" + std::to_string(instance.query) +
+  // A list's repr: ['0110', '1010'].
+  const std::string tokens = py::repr(instance.tokens).cast<std::string>();
+  std::string text = "Instance(tokens=" + tokens + ", query=" + std::to_string(instance.query) +
                      ", target=" + std::to_string(instance.target);
   if (!instance.fails.is_none()) {
     text += ", output=" + py::repr(instance.output).cast<std::string>() +
@@ -82,6 +81,12 @@ std::string path_argument(const py::handle& value, const char* what) {
   if (!py::isinstance<py::str>(path))
     throw py::type_error(std::string(what) + " must be a str path");
   return path.cast<std::string>();
+}
+
+Family family_argument(const py::handle& value, std::string& path) {
+  path = path_argument(value, "family");
+  py::gil_scoped_release release;
+  return read_family(path);
 }
 
 void register_types(py::module_& module) {

@@ -99,12 +99,8 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
   EvalReport report;
   std::string task;
   if (!family_arg.is_none()) {
-    const std::string path = path_argument(family_arg, "family");
-    Family family;
-    {
-      py::gil_scoped_release release;
-      family = read_family(path);
-    }
+    std::string path;
+    const Family family = family_argument(family_arg, path);
     LoadedHead head = load_python_head(margs, family.m, family.n);
     if (head.ball)
       return run_ball(*head.ball, family_arg, 0, family.n, options, false, profiles, cross_check,

@@ -52,10 +52,9 @@ py::list to_ball_instances(const std::vector<BallOutcome>& outcomes) {
 }
 
 std::string ball_instance_repr(const PyBallInstance& b) {
-  std::string tokens;
-  for (const py::handle token : b.tokens)
-    tokens += (tokens.empty() ? "" : ", ") + py::repr(token).cast<std::string>();
-  return "BallInstance(tokens=[" + tokens + "], query=" + std::to_string(b.query) +
+  // A list's repr: ['0110', '1010'].
+  const std::string tokens = py::repr(b.tokens).cast<std::string>();
+  return "BallInstance(tokens=" + tokens + ", query=" + std::to_string(b.query) +
          ", target=" + std::to_string(b.target) +
          ", output=" + py::repr(py::str(b.output)).cast<std::string>() +
          ", verdict=" + py::repr(py::str(b.verdict)).cast<std::string>() +

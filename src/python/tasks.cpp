@@ -49,12 +49,8 @@ PyCounterexample run_counterexample(const py::object& model, const py::object& b
   Counterexample result;
   std::string task;
   if (!family_arg.is_none()) {
-    const std::string path = path_argument(family_arg, "family");
-    Family family;
-    {
-      py::gil_scoped_release release;
-      family = read_family(path);
-    }
+    std::string path;
+    const Family family = family_argument(family_arg, path);
     loaded = load_python_model(margs, family.m, family.n);
     py::gil_scoped_release release;
     result = find_counterexample(*loaded, family, CounterexampleOptions{family.n});

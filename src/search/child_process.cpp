@@ -64,32 +64,30 @@ void close_descriptors(unsigned from, unsigned to) {
     ::setrlimit(RLIMIT_AS, &limit);
   }
   std::string kind = kOk, body;
+  const auto failed = [&](const char* failure, const std::exception& e) {
+    kind = failure;
+    body = e.what();
+  };
   try {
     body = work();
   } catch (const ResourceError& e) {
-    kind = kResource;
-    body = e.what();
+    failed(kResource, e);
   } catch (const std::bad_alloc&) {
     kind = kResource;
     body =
         "out of memory (address-space limit " + std::to_string(limits.address_space_mb) + " MiB)";
   } catch (const InternalError& e) {
-    kind = kInternal;
-    body = e.what();
+    failed(kInternal, e);
   } catch (const UsageError& e) {
-    kind = kUsage;
-    body = e.what();
+    failed(kUsage, e);
   } catch (const InputError& e) {
-    kind = kUsage;
-    body = e.what();
+    failed(kUsage, e);
   } catch (const OutputError& e) {
-    kind = kOutput;
-    body = e.what();
+    failed(kOutput, e);
   } catch (const std::exception& e) {
     // Z3 reports memory exhaustion as an exception with this text.
     const std::string what = e.what();
-    kind = what.find("memory") != std::string::npos ? kResource : kOther;
-    body = what;
+    failed(what.find("memory") != std::string::npos ? kResource : kOther, e);
   }
   write_all(fd, kind + "\n" + body);
   ::close(fd);

@@ -54,7 +54,7 @@ TEST_CASE("mutation kills: the pair count limit is kMaxRows (kMaxRows - 1)") {
   CHECK(run_text(family_cert(digest, kPairs), kFamily).status() == Status::verified);
 }
 
-// Ccertificate-9bf988: sha256= must have exactly 64 digits; 65 (the right digest and one
+// Csha256-6989e8: sha256= must have exactly 64 digits; 65 (the right digest and one
 // more digit) is malformed, not a digest of its first 64.
 TEST_CASE("mutation kills: a 65-digit sha256 is malformed") {
   const std::string digest = digest_of(kFamily);
@@ -109,7 +109,7 @@ TEST_CASE("mutation kills: the summary line repeats the task statement") {
   CHECK(has(run.out, "\nc task cube m=1 n=3 mode=first class=NK positions=independent\n"));
 }
 
-// Ccertificate-d69e78, Ccertificate-f543df, Ccertificate-a853b5, Ccertificate-ccdb3a:
+// Ccertificate-4039e3, Ccertificate-5e75b0, Ccertificate-10e5d9, Ccertificate-f5d56a:
 // 'rule trace' without its precision has too few fields, and a bare 'rule' is neither
 // rule, whatever an earlier line said (the field count is tested before the field).
 TEST_CASE("mutation kills: incomplete rule statements") {

@@ -247,6 +247,10 @@ class EvaluateTest(ReportAssertions):
             self.assertIs(type(inst.query), int)
             self.assertTrue(all(isinstance(t, str) and set(t) <= {"0", "1"} for t in inst.tokens))
             self.assertEqual(inst.error, abs(inst.output - inst.target))
+            # The repr names every field, the tokens as a Python list of str.
+            self.assertEqual(repr(inst), "Instance(tokens=%r, query=%d, target=%d, output=%r, "
+                             "error=%r, fails=%r)" % (list(inst.tokens), inst.query, inst.target,
+                                                      inst.output, inst.error, inst.fails))
 
     def test_safetensors_file_matches_cli(self):
         path = os.path.join(SAFETENSORS, "head_m3_relu_f64.safetensors")

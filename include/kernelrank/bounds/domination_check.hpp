@@ -22,11 +22,15 @@ struct DominationViolation {
   int gap = 0;
   Rational factor;             // (n-1-k)(g-1)/k
   Rational lhs, rhs;           // W + (n-1)A and factor * (W + (n-1)B)
-  InstanceOutcome s1, s2, s3;  // exact outcomes; at least one fails
+  InstanceOutcome s1, s2, s3;  // exact outcomes; in NK at least one fails (L2)
+  // S1, S2 and S3_k all solved although the inequality fails: possible only outside NK,
+  // where the weights of S3_k need not be a convex combination (docs/open-questions.md).
+  bool all_solved = false;
 };
 
 struct DominationReport {
-  std::uint64_t checked = 0;  // inequalities tested
+  Classification classification;  // of the model, on the tokens it defines
+  std::uint64_t checked = 0;      // inequalities tested
   std::uint64_t violated = 0;
   std::vector<DominationViolation> violations;  // the first max_reported ones
 };
@@ -42,8 +46,9 @@ DominationReport check_domination_cube(const Model& model, int m, int n,
 DominationReport check_domination_family(const Model& model, const Family& family,
                                          std::size_t max_reported = 10);
 
-// Builds the violation record for one triple (evaluates S1, S2, S3_k exactly).
-DominationViolation describe_violation(const Model& model, const Token& q, const Token& a,
-                                       const Token& b, int n, int k);
+// Builds the violation record for one triple (evaluates S1, S2, S3_k exactly). For a model
+// of class `model_class` in NK, all three solved would contradict L2: InternalError.
+DominationViolation describe_violation(const Model& model, ModelClass model_class, const Token& q,
+                                       const Token& a, const Token& b, int n, int k);
 
 }  // namespace kernelrank

@@ -30,6 +30,8 @@ inline constexpr std::uint64_t kMaxSafetensorsValues = std::uint64_t{1} << 25;
 
 enum class SafetensorsDtype { F64, F32, F16, BF16 };
 const char* dtype_name(SafetensorsDtype dtype);
+// A shape as messages write it: "[2, 3]", "[]" for a scalar.
+std::string shape_text(const std::vector<std::uint64_t>& shape);
 
 struct SafetensorsTensor {
   std::string name;

@@ -1,0 +1,338 @@
+// The solver side of one rank-search cell (see solver_side.hpp).
+#include "search/solver_side.hpp"
+
+#include "core/atomic_write.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "search/z3/rank_encoding.hpp"
+
+#include <chrono>
+#include <set>
+
+namespace kernelrank::detail {
+
+using Json = nlohmann::json;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+Json matrix_to_json(const RationalMatrix& matrix) {
+  Json rows = Json::array();
+  for (const RationalVector& row : matrix) {
+    Json cells = Json::array();
+    for (const Rational& x : row) cells.push_back(to_string(x));
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
+RationalMatrix matrix_from_json(const Json& rows) {
+  RationalMatrix matrix;
+  for (const Json& row : rows) {
+    RationalVector cells;
+    for (const Json& x : row) cells.push_back(parse_rational(x.get<std::string>()));
+    matrix.push_back(std::move(cells));
+  }
+  return matrix;
+}
+
+Json attempt_to_json(const Z3Attempt& a) {
+  return {{"encoding", a.encoding},
+          {"answer", a.answer},
+          {"reason", a.reason},
+          {"iterations", a.iterations},
+          {"working_instances", a.working_instances},
+          {"working_rows", a.working_rows},
+          {"seconds", a.seconds},
+          {"smt2_files", a.smt2_files}};
+}
+
+Z3Attempt attempt_from_json(const Json& j) {
+  Z3Attempt a;
+  a.encoding = j.at("encoding").get<std::string>();
+  a.answer = j.at("answer").get<std::string>();
+  a.reason = j.at("reason").get<std::string>();
+  a.iterations = j.at("iterations").get<int>();
+  a.working_instances = j.at("working_instances").get<std::size_t>();
+  a.working_rows = j.at("working_rows").get<std::size_t>();
+  a.seconds = j.at("seconds").get<double>();
+  a.smt2_files = j.at("smt2_files").get<std::vector<std::string>>();
+  return a;
+}
+
+namespace {
+
+// The solver side of a cell: runs in the child process (or inline).
+class SolverSide {
+ public:
+  SolverSide(const RankTask& task, const SearchOptions& options, bool heuristic, bool z3)
+      : task_(task), opt_(options), run_heuristic_(heuristic), run_z3_(z3), start_(Clock::now()) {}
+
+  Json run() {
+    Json out = Json::object();
+    if (run_heuristic_) run_heuristic(out);
+    if (!found_ && run_z3_) run_cegar(out);
+    Json attempts = Json::array();
+    for (const Z3Attempt& a : attempts_) attempts.push_back(attempt_to_json(a));
+    out["z3"] = attempts;
+    if (found_) {
+      out["model"] = {{"r", model_.r},
+                      {"U", matrix_to_json(model_.query_features)},
+                      {"V", matrix_to_json(model_.key_features)},
+                      {"F", matrix_to_json(model_.readout)}};
+      out["model_source"] = source_;
+    }
+    return out;
+  }
+
+ private:
+  double remaining() const {
+    if (opt_.timeout_seconds <= 0) return 1e9;
+    return opt_.timeout_seconds - seconds_since(start_);
+  }
+  void log(const std::string& line) const {
+    if (opt_.log) opt_.log(line);
+  }
+
+  bool accept_model(const RankModel& model, const std::string& source) {
+    const ModelCheck check = verify_rank_model(task_, model, opt_.search_class);
+    if (!check.passes())
+      throw InternalError(
+          "a model completed by exact linear arithmetic fails exact re-verification (" + source +
+          "): solves=" + std::to_string(check.solves) +
+          " rank=" + std::to_string(check.kernel_rank) + " class=" + check.class_detail);
+    found_ = true;
+    model_ = model;
+    source_ = source;
+    return true;
+  }
+
+  void run_heuristic(Json& out) {
+    HeuristicOptions h = opt_.heuristic_options;
+    h.r = opt_.r;
+    // Leave at least half of the budget to Z3 when Z3 runs after it.
+    const double share = run_z3_ ? opt_.heuristic_share : 0.95;
+    const double budget = opt_.timeout_seconds > 0 ? opt_.timeout_seconds * share : 1e9;
+    h.should_stop = [this, budget] { return seconds_since(start_) > budget; };
+    std::string accepted_detail;
+    const HeuristicSummary summary =
+        heuristic_rank_search(task_, h, [&](const HeuristicProposal& p) {
+          log("heuristic: seed " + std::to_string(p.seed) + " reached max error " +
+              std::to_string(p.max_error) + " in double precision; completing exactly");
+          for (std::int64_t max_den : {1000LL, 100000LL, 10000000LL}) {
+            RationalMatrix V(p.key_features.size(),
+                             RationalVector(static_cast<std::size_t>(opt_.r)));
+            for (std::size_t i = 0; i < V.size(); ++i)
+              for (std::size_t k = 0; k < V[i].size(); ++k) {
+                V[i][k] = rational_near(p.key_features[i][k], max_den);
+                if (V[i][k] < 0) V[i][k] = 0;
+              }
+            RationalMatrix U(p.query_features.size(),
+                             RationalVector(static_cast<std::size_t>(opt_.r)));
+            for (std::size_t i = 0; i < U.size(); ++i)
+              for (std::size_t k = 0; k < U[i].size(); ++k)
+                U[i][k] = std::max(Rational(0), rational_near(p.query_features[i][k], max_den));
+            const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class,
+                                                            nullptr, 60'000, &U);
+            if (c.complete)
+              return accept_model(
+                  c.model,
+                  "floating-point proposal (seed " + std::to_string(p.seed) +
+                      "), key features rounded to denominators <= " + std::to_string(max_den) +
+                      ", rows completed by exact linear arithmetic");
+            log("heuristic: " + std::to_string(c.failed_rows.size()) +
+                " rows do not complete at denominators <= " + std::to_string(max_den));
+          }
+          return false;
+        });
+    out["heuristic"] = {
+        {"restarts", summary.restarts_run},
+        {"best_max_error_double", summary.best_max_error ? Json(*summary.best_max_error) : Json()},
+        {"accepted", summary.accepted}};
+  }
+
+  void save_smt2(Z3Attempt& attempt, const std::string& smt2, const std::string& tag) {
+    if (opt_.save_smt2_dir.empty() || smt2.empty()) return;
+    const std::string path = opt_.save_smt2_dir + "/" + opt_.smt2_prefix + "-" + tag + ".smt2";
+    write_file_atomically(path, "; kernelrank search, Z3 " + z3_version() + ", " +
+                                    task_.description + ", r=" + std::to_string(opt_.r) +
+                                    ", class " + to_string(opt_.search_class) + ", " + tag + "\n" +
+                                    smt2);
+    attempt.smt2_files.push_back(path);
+  }
+
+  detail::EncodingRequest request(EncodingKind kind) const {
+    detail::EncodingRequest req;
+    req.task = &task_;
+    req.working.assign(working_.begin(), working_.end());
+    req.nk_pairs = nk_pairs_;
+    req.r = opt_.r;
+    req.search_class = opt_.search_class;
+    req.kind = kind;
+    req.lemmas = opt_.lemmas;
+    req.facts = &facts_;
+    req.symmetry = opt_.symmetry;
+    req.plant_contradiction = opt_.plant_disagreement && kind == EncodingKind::FeatureReadout;
+    req.rlimit = opt_.rlimit;
+    const double left = remaining();
+    req.timeout_ms =
+        opt_.timeout_seconds > 0 ? static_cast<unsigned>(std::max(1.0, left * 1000)) : 0;
+    req.want_smt2 = !opt_.save_smt2_dir.empty();
+    return req;
+  }
+
+  std::size_t working_rows() const {
+    std::set<std::uint32_t> rows;
+    for (std::size_t id : working_) rows.insert(task_.instances[id].query);
+    return rows.size();
+  }
+
+  void run_cegar(Json& out) {
+    if (opt_.lemmas) facts_ = domination_facts(task_);
+    if (opt_.plain)
+      for (std::size_t id = 0; id < task_.instances.size(); ++id) working_.insert(id);
+    Z3Attempt primary;
+    primary.encoding = "E1";
+    const auto started = Clock::now();
+    std::string last_smt2;
+    for (int iteration = 1; iteration <= opt_.max_iterations; ++iteration) {
+      primary.iterations = iteration;
+      if (remaining() <= 0) {
+        primary.answer = "unknown";
+        primary.reason = "wall-clock budget exhausted";
+        break;
+      }
+      const detail::EncodingAnswer answer =
+          detail::solve_encoding(request(EncodingKind::FeatureReadout));
+      last_smt2 = answer.smt2;
+      log("E1 round " + std::to_string(iteration) + ": |W| = " + std::to_string(working_.size()) +
+          " instances, " + std::to_string(answer.variables) + " variables: " + answer.answer +
+          " (" + std::to_string(answer.seconds) + " s)");
+      if (answer.answer != "sat") {
+        primary.answer = answer.answer;
+        primary.reason = answer.reason;
+        break;
+      }
+      bool progress = false;
+      for (const RationalMatrix& V : answer.key_features) {
+        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class);
+        if (c.complete) {
+          accept_model(
+              c.model,
+              std::string("Z3 ") + to_string(EncodingKind::FeatureReadout) + " on " +
+                  std::to_string(working_.size()) + " of " +
+                  std::to_string(task_.instances.size()) + " row instances, key features" +
+                  (answer.algebraic ? " (rational approximations of algebraic numbers)" : "") +
+                  " completed row by row by exact linear arithmetic");
+          primary.answer = "sat";
+          break;
+        }
+        const std::size_t before = working_.size() + nk_pairs_.size();
+        for (std::size_t i = 0; i < c.failed_rows.size(); ++i) {
+          working_.insert(c.cores[i].begin(), c.cores[i].end());
+          for (std::uint32_t z : c.nk_pairs[i]) nk_pairs_.insert({c.failed_rows[i], z});
+        }
+        if (working_.size() + nk_pairs_.size() > before) {
+          progress = true;
+          break;
+        }
+        // The cores are already in W: only the rounding of algebraic values can
+        // explain it; try the next precision.
+        if (!answer.algebraic)
+          throw InternalError(
+              "Z3's rational model of W does not extend to W's own rows under exact linear "
+              "arithmetic (Z3 or encoding bug)");
+      }
+      if (found_) break;
+      if (!progress) {
+        primary.answer = "unknown";
+        primary.reason =
+            "Z3's model has irrational algebraic values and no rational approximation (up to 64 "
+            "digits) completed the rows";
+        break;
+      }
+      if (iteration == opt_.max_iterations) {
+        primary.answer = "unknown";
+        primary.reason =
+            "counterexample-guided rounds exhausted (" + std::to_string(opt_.max_iterations) + ")";
+      }
+    }
+    primary.working_instances = working_.size();
+    primary.working_rows = working_rows();
+    primary.seconds = seconds_since(started);
+    if (primary.answer != "sat") save_smt2(primary, last_smt2, "E1");
+    attempts_.push_back(primary);
+    if (primary.answer == "unsat") corroborate();
+    (void)out;
+  }
+
+  // E2 on the same W: an independent formulation of the same claim.
+  void corroborate() {
+    Z3Attempt second;
+    second.encoding = "E2";
+    second.iterations = 1;
+    second.working_instances = working_.size();
+    second.working_rows = working_rows();
+    const auto started = Clock::now();
+    if (remaining() <= 0) {
+      second.answer = "unknown";
+      second.reason = "wall-clock budget exhausted";
+      attempts_.push_back(second);
+      return;
+    }
+    const detail::EncodingAnswer answer =
+        detail::solve_encoding(request(EncodingKind::KernelProduct));
+    second.seconds = seconds_since(started);
+    second.answer = answer.answer;
+    second.reason = answer.reason;
+    save_smt2(second, answer.smt2, "E2");
+    log("E2 on the same W: " + answer.answer);
+    if (answer.answer == "sat") {
+      // A sat answer wins only after exact verification on W.
+      const std::vector<std::size_t> ids(working_.begin(), working_.end());
+      for (const RationalMatrix& V : answer.key_features) {
+        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class, &ids);
+        if (!c.complete) continue;
+        const ModelCheck check = verify_rank_model_on(task_, ids, c.model, opt_.search_class);
+        if (check.passes())
+          throw InternalError(
+              "the encodings disagree: E1 says the " + std::to_string(ids.size()) +
+              " row instances of W are unsatisfiable at r = " + std::to_string(opt_.r) +
+              ", but E2 found a model of W that passes exact verification (max error " +
+              to_string(*check.report.max_error) + "). This is a Z3 or encoding bug; Z3 " +
+              z3_version() +
+              (opt_.save_smt2_dir.empty() ? std::string("")
+                                          : ", queries saved in " + opt_.save_smt2_dir));
+      }
+      second.answer = "sat (not exactly verifiable)";
+      second.reason = "E2's model of W could not be rounded to an exactly verified one";
+    }
+    attempts_.push_back(second);
+  }
+
+  const RankTask& task_;
+  const SearchOptions& opt_;
+  bool run_heuristic_, run_z3_;
+  Clock::time_point start_;
+  bool found_ = false;
+  RankModel model_;
+  std::string source_;
+  std::vector<Z3Attempt> attempts_;
+  std::set<std::size_t> working_;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> nk_pairs_;
+  std::vector<DominationFact> facts_;
+};
+
+}  // namespace
+
+Json run_solver_side(const RankTask& task, const SearchOptions& options, bool heuristic, bool z3) {
+  return SolverSide(task, options, heuristic, z3).run();
+}
+
+}  // namespace kernelrank::detail

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Checks that docs/architecture.md maps the source tree as it is on disk.
+
+Usage: check_architecture.py REPO_ROOT
+
+Fails (exit 1, one line per problem) when
+  (a) a .cpp/.hpp/.h file under src/ or include/ is not named in the first column (Files)
+      of some table of docs/architecture.md;
+  (b) a source name written in the document names no file: every `backticked` name ending
+      in .cpp/.hpp/.h or .{hpp,cpp}, and in the tables also every such name written without
+      backticks.
+
+Names follow the document's notation ("How to read the tables"): relative to src/ with the
+folder, `core/token.cpp` is src/core/token.cpp; a header `core/token.hpp` is
+include/kernelrank/core/token.hpp, or src/core/token.hpp for an internal one;
+`core/token.{hpp,cpp}` names both the header and src/core/token.cpp. Names that start at the
+repository root (include/..., src/..., tests/..., scripts/...) are taken as they are. Inside
+a table, a name without a folder ("golay.cpp") is one of the table's folders: those of the
+names in the row's Files cell first, then those of the whole table.
+
+Not file names, so skipped: names with placeholders or globs (`<layer>/<name>.hpp`,
+cli/cmd_*.cpp), system headers (`<mpi.h>`, `z3++.h`), and include spellings in quotes
+(`"commands.hpp"`, `"../plot/plots.hpp"`).
+"""
+import re
+import sys
+from pathlib import Path
+
+SOURCE_SUFFIXES = (".cpp", ".hpp", ".h")
+BRACES = ".{hpp,cpp}"
+BRACES_MARK = ".@HPPCPP@"  # stands for BRACES while a text is cut into words
+ROOTED = ("src/", "include/", "tests/", "scripts/")
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]*")
+WORD = re.compile(r"[^\s,;:()\[\]`'|]+")
+BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+def names_in(text):
+    """The source file names written in `text`, brace notation expanded, in order."""
+    names = []
+    for word in WORD.findall(text.replace(BRACES, BRACES_MARK)):
+        if any(c in word for c in '<>*{}+"'):
+            continue
+        word = word.rstrip(".")  # a name may end a sentence
+        if word.endswith(BRACES_MARK):
+            base = word[: -len(BRACES_MARK)]
+            if NAME.fullmatch(base):
+                names += [base + ".hpp", base + ".cpp"]
+        elif word.endswith(SOURCE_SUFFIXES) and NAME.fullmatch(word):
+            names.append(word)
+    return names
+
+
+def written_names(line, in_table):
+    """Names in backticks (not quoted include spellings) and, in a table, the other names."""
+    spans = [s for s in BACKTICKED.findall(line) if not s.startswith('"')]
+    names = [n for span in spans for n in names_in(span)]
+    if in_table:
+        names += names_in(BACKTICKED.sub(" ", line))
+    return names
+
+
+def folder_of(name):
+    return name.rsplit("/", 1)[0] if "/" in name else None
+
+
+def resolve(root, name, folders=()):
+    """The repository path that `name` denotes, or None when there is no such file."""
+    if name.startswith(ROOTED):
+        candidates = [name]
+    elif "/" in name:
+        candidates = ["src/" + name, "include/kernelrank/" + name]
+    else:
+        candidates = [prefix + folder + "/" + name for folder in folders
+                      for prefix in ("src/", "include/kernelrank/")]
+    for candidate in candidates:
+        if (root / candidate).is_file():
+            return candidate
+    return None
+
+
+def table_cells(line):
+    """The cells of a markdown table row; None for any other line and for the rule line."""
+    stripped = line.strip()
+    if not stripped.startswith("|") or re.fullmatch(r"[\s|:-]*", stripped):
+        return None
+    return [cell.strip() for cell in stripped.strip("|").split("|")]
+
+
+def read_tables(lines):
+    """Maps the line index of every table row to the table (a list of row indices)."""
+    tables, current = {}, None
+    for index, line in enumerate(lines):
+        if line.strip().startswith("|"):
+            if current is None:
+                current = []
+            if table_cells(line) is not None:
+                current.append(index)
+                tables[index] = current
+        else:
+            current = None
+    return tables
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: check_architecture.py REPO_ROOT", file=sys.stderr)
+        return 2
+    root = Path(sys.argv[1]).resolve()
+    doc = "docs/architecture.md"
+    lines = (root / doc).read_text(encoding="utf-8").splitlines()
+    tables = read_tables(lines)
+    problems = []
+
+    def files_cell(index):
+        cells = table_cells(lines[index])
+        return [] if cells[0] == "Files" else names_in(cells[0])
+
+    def folders(names):
+        return [f for f in dict.fromkeys(folder_of(n) for n in names) if f is not None]
+
+    named_in_tables = set()
+    for index, line in enumerate(lines):
+        in_table = index in tables
+        search = []
+        if in_table:
+            row_files = files_cell(index)
+            table_files = [n for row in tables[index] for n in files_cell(row)]
+            search = folders(row_files + table_files)
+            for name in row_files:
+                path = resolve(root, name, search)
+                if path is not None:
+                    named_in_tables.add(path)
+        for name in written_names(line, in_table):
+            if resolve(root, name, search) is None:
+                where = (f"the table's folders ({', '.join(search) or 'none'})"
+                         if "/" not in name and in_table else "src/ and include/kernelrank/")
+                problems.append(f"{doc}:{index + 1}: '{name}' names no file (looked in {where})")
+
+    on_disk = sorted(str(p.relative_to(root)) for top in ("src", "include")
+                     for p in (root / top).rglob("*")
+                     if p.is_file() and p.name.endswith(SOURCE_SUFFIXES))
+    for path in on_disk:
+        if path not in named_in_tables:
+            problems.append(f"{doc}: {path} is not named in the Files column of any table")
+
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check_architecture: {len(problems)} problem(s)")
+        return 1
+    print(f"check_architecture: all {len(on_disk)} source files are mapped and every "
+          f"named file exists")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
