@@ -149,7 +149,7 @@ TEST_CASE("counterexample: family path finds the failing step instance") {
   confirm(*model, c);
 }
 
-TEST_CASE("counterexample: outside NK falls back to exhaustive search and says so") {
+TEST_CASE("counterexample: a signed model falls back to exhaustive search and says so") {
   // A kernel with a negative entry on the cube {0,1}^2.
   const std::vector<Token> tokens = cube(2);
   RationalMatrix kernel(4, RationalVector(4, Rational(1))),
@@ -158,7 +158,8 @@ TEST_CASE("counterexample: outside NK falls back to exhaustive search and says s
   const TabularModel model(2, tokens, kernel, readout);
   const Counterexample c = find_counterexample(model, CounterexampleOptions{3});
   CHECK(c.path == CounterexamplePath::Exhaustive);
-  CHECK(c.fallback_reason.find("outside NK") != std::string::npos);
+  CHECK(c.fallback_reason.find("the model is signed") != std::string::npos);
+  CHECK(c.fallback_reason.find("L2 needs a nonnegative kernel") != std::string::npos);
   confirm(model, c);
 }
 

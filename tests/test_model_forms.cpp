@@ -38,7 +38,7 @@ TabularModel small_table(const char* negative_entry = nullptr) {
 TEST_CASE("model: class names") {
   CHECK(to_string(ModelClass::PositiveFeatures) == "PF");
   CHECK(to_string(ModelClass::NonnegativeKernel) == "NK");
-  CHECK(to_string(ModelClass::OutsideNK) == "outside NK");
+  CHECK(to_string(ModelClass::Signed) == "signed");
 }
 
 TEST_CASE("model: tabular lookups, description and domain errors") {
@@ -64,9 +64,9 @@ TEST_CASE("model: tabular lookups, description and domain errors") {
   CHECK(contains(c.detail, "kernel table is entrywise >= 0"));
 }
 
-TEST_CASE("model: tabular negative kernel entry is outside NK and named") {
+TEST_CASE("model: tabular negative kernel entry is signed and named") {
   const Classification c = small_table("-1/2").classify();
-  CHECK(c.model_class == ModelClass::OutsideNK);
+  CHECK(c.model_class == ModelClass::Signed);
   CHECK(c.detail == "alpha(01, 11) = -1/2 < 0");
   // A zero entry is still NK.
   CHECK(small_table("0").classify().model_class == ModelClass::NonnegativeKernel);
@@ -98,7 +98,7 @@ TEST_CASE("model: position-dependent tabular picks the block of (qpos, kpos)") {
   CHECK_THROWS_AS(model.readout(tok("10"), tok("01"), 0, -1), ModelDomainError);
 
   const Classification c = model.classify();
-  CHECK(c.model_class == ModelClass::OutsideNK);
+  CHECK(c.model_class == ModelClass::Signed);
   CHECK(c.detail == "alpha(10, 01) = -3 < 0 at query position 2, key position 1");
 }
 
@@ -159,13 +159,13 @@ TEST_CASE("model: signed features with a nonnegative kernel are NK") {
   CHECK(c.detail == "signed features, kernel >= 0 on all 2^2 listed token pairs");
 }
 
-TEST_CASE("model: signed features with a negative kernel value are outside NK") {
+TEST_CASE("model: signed features with a negative kernel value are signed") {
   // phiQ(b) = (1, -2), phiK(a) = (1, 1): alpha(b, a) = -1; every other pair is >= 0.
   const FeatureModel model(
       2, 2, 0, 0, {tok("10"), tok("01")},
       {features({1, 0}, {1, 1}, {}, {}, 0), features({1, -2}, {0, 0}, {}, {}, 0)});
   const Classification c = model.classify();
-  CHECK(c.model_class == ModelClass::OutsideNK);
+  CHECK(c.model_class == ModelClass::Signed);
   CHECK(c.detail == "alpha(01, 10) = -1 < 0");
 }
 
@@ -194,7 +194,7 @@ TEST_CASE("model: position-dependent features use qpos for phiQ/c/e and kpos for
   TokenFeatures signed_f = f;
   signed_f.phi_k[1] = {Rational(-1)};  // alpha at kpos 2 = p * (-1) < 0
   const Classification c = FeatureModel(1, 1, 1, 2, {tok("1")}, {signed_f}).classify();
-  CHECK(c.model_class == ModelClass::OutsideNK);
+  CHECK(c.model_class == ModelClass::Signed);
   CHECK(c.detail == "alpha(1, 1) = -1 < 0 at query position 1, key position 2");
 }
 

@@ -369,7 +369,7 @@ TEST_CASE("search: the shipped min-rank models solve their tasks exactly") {
     const auto* tabular = dynamic_cast<const TabularModel*>(model.get());
     REQUIRE(tabular);
     CHECK(exact_rank(tabular->kernel_table()) == static_cast<std::size_t>(r));
-    CHECK(model->classify().model_class != ModelClass::OutsideNK);
+    CHECK(model->classify().model_class != ModelClass::Signed);
     // The feature form next to it declares r features.
     std::filesystem::path features = entry.path();
     features.replace_extension(".features");

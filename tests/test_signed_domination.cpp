@@ -121,7 +121,7 @@ void check_every_kernel(const Setting& s, int h) {
         if (report.violated == 1) {
           ++violating;
           CHECK(report.violations.front().all_solved);
-          CHECK(report.classification.model_class == ModelClass::OutsideNK);
+          CHECK(report.classification.model_class == ModelClass::Signed);
         }
       }
   CHECK(solvable > 0);
@@ -161,7 +161,7 @@ TEST_CASE("signed L2: the smallest counterexample with denominators of both sign
     CHECK_FALSE(outcome.fails());
   }
   const DominationReport report = check_domination_family(model, family);
-  CHECK(report.classification.model_class == ModelClass::OutsideNK);
+  CHECK(report.classification.model_class == ModelClass::Signed);
   REQUIRE(report.violated == 1);
   const DominationViolation& v = report.violations.front();
   CHECK(v.lhs == Rational(-3));

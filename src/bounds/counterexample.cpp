@@ -90,10 +90,22 @@ Counterexample exhaustive_cube(const Model& model, const CounterexampleOptions& 
         model, [&] { return evaluate_profiles(*model.overlap_form(), m, n, eval); },
         std::move(reason));
   Counterexample none;
+  const std::string suffix = "; exhaustive search";  // said again below
+  if (reason.size() >= suffix.size() &&
+      reason.compare(reason.size() - suffix.size(), suffix.size(), suffix) == 0)
+    reason.resize(reason.size() - suffix.size());
   none.fallback_reason = reason + "; exhaustive search over T(" + std::to_string(m) + "," +
                          std::to_string(n) + ") is out of reach (2^" + std::to_string(m * n) +
                          " instances)";
   return none;
+}
+
+// Why the proof-guided search is skipped for a signed model; `what` names the negative
+// kernel value found (e.g. "alpha(110, 001) = -1 < 0").
+std::string signed_reason(const std::string& what) {
+  return "the model is signed (" + what +
+         "): L2 needs a nonnegative kernel, so the proof-guided search does not apply; "
+         "exhaustive search";
 }
 
 }  // namespace
@@ -120,8 +132,8 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
       model.token_universe()->size() != (std::size_t{1} << std::min(m, 62)))
     return exhaustive_cube(model, options, "the model is not defined on the whole cube");
   const Classification cls = model.classify();
-  if (cls.model_class == ModelClass::OutsideNK)
-    return exhaustive_cube(model, options, "the model is outside NK (" + cls.detail + ")");
+  if (cls.model_class == ModelClass::Signed)
+    return exhaustive_cube(model, options, signed_reason(cls.detail));
   const AmplificationTable table(n, m);
   std::size_t entries = 0;
   const auto codes = constructions(m);
@@ -142,9 +154,8 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
       const Rational diagonal = model.kernel(q, rows[i].own, 0, 1);
       entries += 2;
       if (self < 0 || diagonal < 0)
-        return exhaustive_cube(
-            model, options,
-            "the model is outside NK (a negative kernel value at query " + q.to_string() + ")");
+        return exhaustive_cube(model, options,
+                               signed_reason("a negative kernel value at query " + q.to_string()));
       for (std::size_t j = 0; j < N; ++j) {
         if (i == j) continue;
         const int gap = inner(q, rows[j].own) - inner(q, rows[i].own);
@@ -152,9 +163,10 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
         const Rational entry = model.kernel(q, rows[j].own, 0, 1);
         ++entries;
         if (entry < 0)
-          return exhaustive_cube(model, options,
-                                 "the model is outside NK (alpha(" + q.to_string() + ", " +
-                                     rows[j].own.to_string() + ") = " + describe(entry) + ")");
+          return exhaustive_cube(
+              model, options,
+              signed_reason("alpha(" + q.to_string() + ", " + rows[j].own.to_string() +
+                            ") = " + describe(entry) + " < 0"));
         const auto& amplification = *table.at(gap);
         if (diagonal > Rational(amplification.factor) * entry) continue;
         // Violated ratio: walk the chain to a violated link.
@@ -167,7 +179,8 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
           const int link_gap = inner(q, chain[s]) - inner(q, chain[s - 1]);
           const Rational f = gap_domination_factor(n, link_gap, 1);
           if (a < 0 || b < 0)
-            return exhaustive_cube(model, options, "the model is outside NK on a chain token");
+            return exhaustive_cube(model, options,
+                                   signed_reason("a negative kernel value on a chain token"));
           if (a > f * b) continue;
           Counterexample result;
           result.path = CounterexamplePath::ProofGuided;
@@ -224,14 +237,15 @@ Counterexample find_counterexample(const Model& model, const Family& family,
         model.kernel(q, bound.rows[chain.j].own, row.position, (row.position + 1) % family.n);
     entries += 3;
     if (w < 0 || diagonal < 0 || entry < 0)
-      return exhaustive_family("the model is outside NK on the rows");
+      return exhaustive_family(signed_reason("a negative kernel value on the rows"));
     if (diagonal > chain.factor * entry) continue;
     for (std::size_t s : chain.steps) {
       const FamilyStep& step = bound.steps[s];
       const Rational a = model.kernel(q, step.a, step.position, (step.position + 1) % family.n);
       const Rational b = model.kernel(q, step.b, step.position, (step.position + 1) % family.n);
       entries += 2;
-      if (a < 0 || b < 0) return exhaustive_family("the model is outside NK on a chain token");
+      if (a < 0 || b < 0)
+        return exhaustive_family(signed_reason("a negative kernel value on a chain token"));
       if (a > step.factor * b) continue;
       Counterexample result;
       result.path = CounterexamplePath::ProofGuided;

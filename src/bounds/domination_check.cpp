@@ -37,7 +37,7 @@ DominationViolation describe_violation(const Model& model, ModelClass model_clas
   v.s2 = evaluate_instance(model, step.s2);
   v.s3 = evaluate_instance(model, step.s3);
   v.all_solved = v.lhs <= v.rhs && !v.s1.fails() && !v.s2.fails() && !v.s3.fails();
-  if (v.all_solved && model_class != ModelClass::OutsideNK)
+  if (v.all_solved && model_class != ModelClass::Signed)
     throw InternalError("L2 contradicted: inequality violated for q=" + q.to_string() +
                         " a=" + a.to_string() + " b=" + b.to_string() +
                         " but S1, S2, S3 all have error < 1/2");

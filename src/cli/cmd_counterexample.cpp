@@ -1,6 +1,7 @@
 // `kernelrank counterexample`: a concrete failing instance for a model below
 // the certified bound, found by following the proof (or exhaustively).
 #include "commands.hpp"
+#include "eval_multi_head.hpp"
 #include "model_options.hpp"
 #include "option_checks.hpp"
 #include "report_output.hpp"
@@ -9,6 +10,7 @@
 #include "kernelrank/bounds/counterexample.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "kernelrank/models/multi_head_io.hpp"
 
 #include <memory>
 
@@ -24,6 +26,15 @@ struct CounterexampleArgs {
 };
 
 int run_counterexample(const CounterexampleArgs& args, const GlobalOptions& global) {
+  // Several heads: no proof-guided path (L2 needs a single NK head), an exhaustive search.
+  if (!args.model.file.empty() && is_multi_head_file(args.model.file)) {
+    MultiHeadEvalRequest request;
+    request.model_file = args.model.file;
+    request.family = args.family;
+    request.m = args.m;
+    request.n = args.n;
+    return run_multi_head_counterexample(request, args.out, global);
+  }
   std::unique_ptr<Model> model;
   Counterexample result;
   std::string task;

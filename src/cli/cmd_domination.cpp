@@ -66,7 +66,8 @@ int run_domination(const DominationArgs& args, const GlobalOptions& global) {
     human += "    S2 " + outcome_to_text(v.s2) + (v.s2.fails() ? "  FAILS" : "") + "\n";
     human += "    S3 " + outcome_to_text(v.s3) + (v.s3.fails() ? "  FAILS" : "") + "\n";
     if (v.all_solved)
-      human += "    S1, S2 and S3 all solved: possible only outside NK (L2 needs alpha >= 0)\n";
+      human +=
+          "    S1, S2 and S3 all solved: possible only for a signed kernel (L2 needs alpha >= 0)\n";
   }
   emit(global,
        {{"class", to_string(report.classification.model_class)},

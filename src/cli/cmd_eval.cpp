@@ -3,6 +3,7 @@
 // `kernelrank eval-merge PARTIAL...` combines the partials into the report eval prints.
 #include "commands.hpp"
 #include "eval_ball.hpp"
+#include "eval_multi_head.hpp"
 #include "family_output.hpp"
 #include "limits.hpp"
 #include "model_options.hpp"
@@ -16,8 +17,10 @@
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/head_layouts.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "kernelrank/models/multi_head_io.hpp"
 
 #include <fstream>
 #include <functional>
@@ -81,7 +84,7 @@ int print_report(const GlobalOptions& global, const std::string& task,
   if (cross_agrees) json["cross_check"] = "brute force and profiles agree";
   std::string human = "task:        " + task + "\nmodel:       " + description +
                       "\nclass:       " + model_class + " (" + class_detail + ")\n" +
-                      report_to_text(report);
+                      report_to_text(report, model_class == to_string(ModelClass::Signed));
   if (cross_agrees) human += "cross-check: brute force and overlap profiles agree exactly\n";
   emit(global, json, human);
   return report.solves() ? kExitOk : kExitNegative;
@@ -285,7 +288,28 @@ int finish_shard(const EvalArgs& args, const EvalOptions& options, std::optional
   return kExitOk;
 }
 
+// A multi-head model file (docs/model-format.md §13): its own evaluator; the options that
+// only single heads have are named and refused there.
+MultiHeadEvalRequest multi_head_request(const EvalArgs& args) {
+  MultiHeadEvalRequest request{args.model.file, args.family,   args.tokens,        args.m, args.n,
+                               args.mode,       args.failures, args.max_instances, {}};
+  const std::pair<bool, const char*> single_head[] = {{args.profiles, "--profiles"},
+                                                      {args.cross_check, "--cross-check"},
+                                                      {!args.shard.empty(), "--shard"},
+                                                      {!args.partial.empty(), "--partial"},
+                                                      {args.mpi, "--mpi"},
+                                                      {!args.layout.empty(), "--layout"},
+                                                      {!args.feature_map.empty(), "--feature-map"},
+                                                      {args.precision_given, "--precision"},
+                                                      {args.model.base_given, "--base"}};
+  for (const auto& [given, name] : single_head)
+    if (given) request.single_head_options.emplace_back(name);
+  return request;
+}
+
 int run_eval(const EvalArgs& args, const GlobalOptions& global) {
+  if (!args.model.file.empty() && is_multi_head_file(args.model.file))
+    return run_multi_head_eval(multi_head_request(args), global);
   std::optional<MpiSession> mpi;
   const EvalOptions options = eval_options(args, mpi);
   const bool sharded = !args.partial.empty() || args.mpi;
@@ -318,7 +342,7 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     return exact_model(*head);
   };
   ExactRun run = evaluate_exact(args, options, load);
-  const Classification cls = run.model->classify();
+  const Classification cls = reported_class(*run.model);  // the declared class, if any
   run.id.model_description = run.model->description();
   run.id.model_class = to_string(cls.model_class);
   run.id.class_detail = cls.detail;

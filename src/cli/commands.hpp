@@ -49,6 +49,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& actio
 void add_search_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_readout_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_open_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_transcript_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_train_command(CLI::App& app, const GlobalOptions& global, Action& action);

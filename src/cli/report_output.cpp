@@ -53,10 +53,31 @@ nlohmann::json report_to_json(const EvalReport& report) {
   j["max_error"] =
       report.max_error ? nlohmann::json(to_string(*report.max_error)) : nlohmann::json(nullptr);
   j["worst"] = report.worst ? outcome_to_json(*report.worst) : nlohmann::json(nullptr);
+  j["negative_solved"] = report.negative_solved.str();
+  nlohmann::json example(nullptr);
+  if (report.negative_example) {
+    example = outcome_to_json(*report.negative_example);
+    const auto& denominator = report.negative_example->denominator;
+    example["denominator"] =
+        denominator ? nlohmann::json(to_string(*denominator)) : nlohmann::json(nullptr);
+  }
+  j["negative_example"] = example;
   return j;
 }
 
-std::string report_to_text(const EvalReport& report) {
+std::string negative_denominators_text(const EvalReport& report) {
+  const bool one = report.negative_solved == 1;
+  std::string text = "negative denominators: " + report.negative_solved.str() + " solved instance" +
+                     (one ? " has" : "s have") + " a negative denominator";
+  if (report.negative_example) {
+    text += ", e.g. " + instance_text(report.negative_example->instance);
+    if (report.negative_example->denominator)
+      text += " (denominator " + to_string(*report.negative_example->denominator) + ")";
+  }
+  return text + "\n";
+}
+
+std::string report_to_text(const EvalReport& report, bool signed_model) {
   std::string text;
   text += "method:      " + report.method + "\n";
   text += "instances:   " + report.instances.str() + "\n";
@@ -77,6 +98,7 @@ std::string report_to_text(const EvalReport& report) {
     text += "first failing instances:\n";
     for (const InstanceOutcome& o : report.failures) text += "  " + outcome_to_text(o) + "\n";
   }
+  if (report.negative_solved != 0 || signed_model) text += negative_denominators_text(report);
   if (!report.solves() && report.failing == report.undefined)
     text += "verdict:     FAILS (by undefined outputs only: " + report.undefined.str() +
             "; every defined error < 1/2)\n";

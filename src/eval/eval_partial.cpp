@@ -12,7 +12,9 @@ namespace kernelrank {
 namespace {
 
 constexpr const char* kFormat = "kernelrank-eval-partial";
-constexpr int kVersion = 1;
+// Version 2 adds the negative-denominator count and example to the summary; version 1
+// partials are still read (see parse_eval_partial).
+constexpr int kVersion = 2;
 
 using Json = nlohmann::json;
 
@@ -82,7 +84,7 @@ Rational rational_text(const std::string& text, const std::string& where,
   return value;
 }
 
-Json outcome_json(const IndexedOutcome& item) {
+Json outcome_json(const IndexedOutcome& item, bool with_denominator = false) {
   Json tokens = Json::array();
   for (const Token& x : item.outcome.instance.tokens) tokens.push_back(x.to_string());
   Json j = {{"index", std::to_string(item.index)},
@@ -91,6 +93,9 @@ Json outcome_json(const IndexedOutcome& item) {
             {"target", item.outcome.target}};
   j["output"] = item.outcome.output ? Json(to_string(*item.outcome.output)) : Json(nullptr);
   j["error"] = item.outcome.error ? Json(to_string(*item.outcome.error)) : Json(nullptr);
+  if (with_denominator)
+    j["denominator"] =
+        item.outcome.denominator ? Json(to_string(*item.outcome.denominator)) : Json(nullptr);
   return j;
 }
 
@@ -133,6 +138,20 @@ IndexedOutcome outcome_from_json(const Json& j, const std::string& where,
     if (*item.outcome.error != abs_of(*item.outcome.output - item.outcome.target))
       malformed(where, context + ": 'error' is not |output - target|");
   }
+  return item;
+}
+
+// The negative-denominator example: a solved instance whose "denominator" is negative.
+IndexedOutcome negative_example_from_json(const Json& j, const std::string& where) {
+  const std::string context = "negative_example";
+  IndexedOutcome item = outcome_from_json(j, where, context);
+  const Json& denominator = field(j, "denominator", where, context);
+  if (!denominator.is_string()) malformed(where, context + ": 'denominator' must be a string");
+  item.outcome.denominator = rational_text(denominator.get<std::string>(), where, context);
+  item.outcome.negative_denominator = true;
+  if (*item.outcome.denominator >= 0)
+    malformed(where, context + ": 'denominator' must be negative");
+  if (item.outcome.fails()) malformed(where, context + ": the instance is not solved");
   return item;
 }
 
@@ -210,13 +229,33 @@ Json eval_summary_to_json(const EvalSummary& summary) {
             {"instances", summary.instances.str()},
             {"failing", summary.failing.str()},
             {"undefined", summary.undefined.str()},
+            {"negative_solved", summary.negative_solved.str()},
             {"failures", failures}};
   j["max_error"] = summary.max_error ? Json(to_string(*summary.max_error)) : Json(nullptr);
   j["worst"] = summary.worst ? outcome_json(*summary.worst) : Json(nullptr);
+  j["negative_example"] =
+      summary.negative_example ? outcome_json(*summary.negative_example, true) : Json(nullptr);
   return j;
 }
 
-EvalSummary eval_summary_from_json(const Json& j, const std::string& where) {
+namespace {
+
+// Version 2's negative-denominator fields (absent in version 1, where they read as 0).
+void read_negative_fields(const Json& j, const std::string& where, int version, EvalSummary& s) {
+  if (version < 2) return;
+  const std::string context = "summary";
+  s.negative_solved = count_field(j, "negative_solved", where, context);
+  if (s.negative_solved + s.failing > s.instances)
+    malformed(where, "summary: the counts must satisfy negative_solved + failing <= instances");
+  const Json& example = field(j, "negative_example", where, context);
+  if (example.is_null() != (s.negative_solved == 0))
+    malformed(where, "summary: 'negative_example' must be set exactly when negative_solved > 0");
+  if (!example.is_null()) s.negative_example = negative_example_from_json(example, where);
+}
+
+}  // namespace
+
+EvalSummary eval_summary_from_json(const Json& j, const std::string& where, int version) {
   const std::string context = "summary";
   if (!j.is_object()) malformed(where, "'summary' must be an object");
   EvalSummary s;
@@ -252,6 +291,7 @@ EvalSummary eval_summary_from_json(const Json& j, const std::string& where) {
       malformed(where, "summary: 'failures' must have strictly increasing indices");
     s.failures.push_back(std::move(f));
   }
+  read_negative_fields(j, where, version, s);
   return s;
 }
 
@@ -274,8 +314,9 @@ EvalPartial parse_eval_partial(const std::string& path, const std::string& conte
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     malformed(path, std::string("not an evaluation partial (no \"format\": \"") + kFormat + "\")");
-  if (int_field(j, "version", 0, 1000, path, "partial") != kVersion)
-    malformed(path, "unsupported partial version (this build reads version " +
+  const auto version = static_cast<int>(int_field(j, "version", 0, 1000, path, "partial"));
+  if (version != 1 && version != kVersion)
+    malformed(path, "unsupported partial version (this build reads versions 1 and " +
                         std::to_string(kVersion) + ")");
   EvalPartial partial;
   try {
@@ -288,7 +329,12 @@ EvalPartial parse_eval_partial(const std::string& path, const std::string& conte
   if (blocks > Integer(partial.identity.blocks))
     malformed(path, "'blocks_evaluated' exceeds the task's blocks");
   partial.blocks_evaluated = blocks.convert_to<std::uint64_t>();
-  partial.summary = eval_summary_from_json(field(j, "summary", path, "partial"), path);
+  partial.summary = eval_summary_from_json(field(j, "summary", path, "partial"), path, version);
+  // Version 1 did not count negative denominators, which only a signed model (then called
+  // "outside NK") can have: its count is known to be 0 only for PF and NK models.
+  if (version == 1 && partial.identity.model_class != "PF" && partial.identity.model_class != "NK")
+    malformed(path, "a version 1 partial of a model of class '" + partial.identity.model_class +
+                        "' has no count of negative denominators; re-run this shard");
   return partial;
 }
 

@@ -37,6 +37,8 @@ InstanceOutcome outcome_from_sums(const Instance& instance, const Rational& nume
   InstanceOutcome outcome;
   outcome.instance = instance;
   outcome.target = min_ip_target(instance);
+  outcome.negative_denominator = denominator < 0;
+  outcome.denominator = denominator;
   if (denominator != 0) {
     outcome.output = numerator / denominator;
     outcome.error = abs_of(*outcome.output - outcome.target);
@@ -55,6 +57,9 @@ void ReportBuilder::add(const InstanceOutcome& outcome, const Integer& weight) {
     report_.failing += weight;
     if (!outcome.error) report_.undefined += weight;
     keep_failure(outcome);
+  } else if (outcome.negative_denominator) {
+    report_.negative_solved += weight;
+    if (!report_.negative_example) report_.negative_example = outcome;
   }
   offer_max(outcome);
 }
@@ -99,6 +104,10 @@ void merge_summary(EvalSummary& into, const EvalSummary& from) {
   into.instances += from.instances;
   into.failing += from.failing;
   into.undefined += from.undefined;
+  into.negative_solved += from.negative_solved;
+  if (from.negative_example &&
+      (!into.negative_example || from.negative_example->index < into.negative_example->index))
+    into.negative_example = from.negative_example;
   if (from.worst && (!into.worst || better_worst(*from.worst, *into.worst))) {
     into.worst = from.worst;
     into.max_error = from.max_error;
@@ -123,6 +132,8 @@ EvalReport summary_to_report(const EvalSummary& summary) {
   report.instances = summary.instances;
   report.failing = summary.failing;
   report.undefined = summary.undefined;
+  report.negative_solved = summary.negative_solved;
+  if (summary.negative_example) report.negative_example = summary.negative_example->outcome;
   report.max_error = summary.max_error;
   if (summary.worst) report.worst = summary.worst->outcome;
   for (const IndexedOutcome& f : summary.failures) report.failures.push_back(f.outcome);
@@ -150,6 +161,10 @@ EvalSummary evaluate_family_summary(const Model& model, const Family& family,
         if (!outcome.error) summary.undefined += 1;
         if (summary.failures.size() < options.max_failures)
           summary.failures.push_back({i, outcome});
+      } else if (outcome.negative_denominator) {
+        // Blocks and instances run in increasing order: the first one kept is the smallest.
+        summary.negative_solved += 1;
+        if (!summary.negative_example) summary.negative_example = IndexedOutcome{i, outcome};
       }
       // Strictly greater: the first instance attaining the maximum is kept.
       if (outcome.error && (!summary.max_error || *outcome.error > *summary.max_error)) {
@@ -165,6 +180,28 @@ EvalReport evaluate_family(const Model& model, const Family& family, const EvalO
   EvalOptions whole = options;
   whole.shard = Shard{};
   return summary_to_report(evaluate_family_summary(model, family, whole));
+}
+
+void check_token_set(int model_width, const std::vector<Token>& universe, int n) {
+  if (n < 1) throw UsageError("length n must be at least 1");
+  if (universe.empty()) throw UsageError("the token set is empty");
+  for (const Token& token : universe)
+    if (token.width() != model_width)
+      throw UsageError("token " + token.to_string() + " has width " +
+                       std::to_string(token.width()) +
+                       " but the model expects m=" + std::to_string(model_width));
+}
+
+void check_cube_walk(int model_width, int m, int n, const EvalOptions& options,
+                     const std::string& otherwise) {
+  if (m < 1) throw UsageError("m must be at least 1");
+  if (m != model_width)
+    throw UsageError("the model expects m=" + std::to_string(model_width) +
+                     ", not m=" + std::to_string(m));
+  if (m > 24)
+    throw ResourceError("brute force over T(" + std::to_string(m) + "," + std::to_string(n) +
+                        ") is out of reach; " + otherwise);
+  count_instances(std::uint64_t{1} << m, n, options.mode, options.instance_limit);
 }
 
 }  // namespace kernelrank

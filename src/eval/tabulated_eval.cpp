@@ -123,6 +123,15 @@ struct ExactWorker {
   std::uint64_t instances = 0, failing = 0, undefined = 0;
   Best best;
   FirstIndices failures;
+  // Solved instances with a negative denominator (signed kernels; never on narrow rows,
+  // whose kernel is >= 0) and the smallest index among the visited ones, which is the
+  // smallest index of every instance they stand for (see offer_failure).
+  std::uint64_t negative = 0;
+  std::uint64_t first_negative = std::numeric_limits<std::uint64_t>::max();
+  void note_negative(std::uint64_t weight, std::uint64_t index, bool count) {
+    if (count) negative += weight;
+    first_negative = std::min(first_negative, index);
+  }
   // Created on the worker's first block (workers do not move once the blocks run).
   std::shared_ptr<IntegerPolicy<true>> narrow;
   std::shared_ptr<IntegerPolicy<false>> wide;
@@ -221,6 +230,8 @@ class IntegerPolicy {
     if (2 * anum >= aden) {
       if (count) worker_.failing += weight;
       offer_failure(layout_, worker_.failures, index, keys);
+    } else if (sa < 0) {
+      worker_.note_negative(weight, index, count);
     }
     if (worker_.best.beaten_by(anum, aden)) worker_.best.set_small(anum, aden, index);
   }
@@ -278,6 +289,8 @@ class RationalPolicy {
     if (error * 2 >= 1) {
       worker_.failing += weight;
       offer_failure(layout_, worker_.failures, index, keys);
+    } else if (s.a < 0) {
+      worker_.note_negative(weight, index, true);
     }
     if (worker_.best.beaten_by(error)) worker_.best.set_exact(error, index);
   }
@@ -299,6 +312,26 @@ class RationalPolicy {
   std::vector<std::size_t> pos_;
   const std::uint16_t* ov_ = nullptr;
 };
+
+// The workers' negative-denominator counts, and the example re-derived exactly: the
+// instance with the smallest index, which must be solved with a negative denominator.
+void add_negative_denominators(const std::vector<ExactWorker>& workers, const Layout& layout,
+                               const Model& model, const std::vector<Token>& universe,
+                               EvalSummary& summary) {
+  std::uint64_t negative = 0;
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+  for (const ExactWorker& w : workers) {
+    negative += w.negative;
+    first = std::min(first, w.first_negative);
+  }
+  summary.negative_solved = negative;
+  if (negative == 0) return;
+  InstanceOutcome example = evaluate_instance(model, instance_at(layout, universe, first));
+  if (example.fails() || !example.negative_denominator)
+    throw InternalError("fast evaluation found " + kernelrank::to_string(example.instance) +
+                        " solved with a negative denominator but exact evaluation disagrees");
+  summary.negative_example = IndexedOutcome{first, std::move(example)};
+}
 
 }  // namespace
 
@@ -380,6 +413,7 @@ EvalSummary evaluate_tabulated_summary(const TabulatedModel& table, const Model&
     summary.max_error = best->value;
     summary.worst = IndexedOutcome{best->index, std::move(worst)};
   }
+  add_negative_denominators(workers, layout, model, universe, summary);
   return summary;
 }
 
@@ -398,13 +432,7 @@ namespace kernelrank {
 
 EvalSummary evaluate_token_set_summary(const Model& model, const std::vector<Token>& universe,
                                        int n, const EvalOptions& options, std::uint64_t* blocks) {
-  if (n < 1) throw UsageError("length n must be at least 1");
-  if (universe.empty()) throw UsageError("the token set is empty");
-  for (const Token& token : universe)
-    if (token.width() != model.width())
-      throw UsageError("token " + token.to_string() + " has width " +
-                       std::to_string(token.width()) +
-                       " but the model expects m=" + std::to_string(model.width()));
+  check_token_set(model.width(), universe, n);
   count_instances(universe.size(), n, options.mode, options.instance_limit);
   const detail::TabulatedModel table =
       detail::tabulate(model, universe, n, resolve_threads(options.threads));
@@ -421,14 +449,7 @@ EvalReport evaluate_token_set(const Model& model, const std::vector<Token>& univ
 
 EvalSummary evaluate_cube_summary(const Model& model, int m, int n, const EvalOptions& options,
                                   std::uint64_t* blocks) {
-  if (m < 1) throw UsageError("m must be at least 1");
-  if (m != model.width())
-    throw UsageError("the model expects m=" + std::to_string(model.width()) +
-                     ", not m=" + std::to_string(m));
-  if (m > 24)
-    throw ResourceError("brute force over T(" + std::to_string(m) + "," + std::to_string(n) +
-                        ") is out of reach; use overlap profiles or a family");
-  count_instances(std::uint64_t{1} << m, n, options.mode, options.instance_limit);
+  check_cube_walk(model.width(), m, n, options, "use overlap profiles or a family");
   if (const auto* tokens = model.token_universe();
       tokens && tokens->size() != (std::size_t{1} << m))
     throw UsageError("the model defines " + std::to_string(tokens->size()) +

@@ -195,10 +195,11 @@ bool needs_real_head_reader(const SafetensorsFile& file, const HeadReadOptions& 
   if (!options.layout && file.metadata.count("layout") &&
       file.metadata.at("layout") != "kernelrank")
     return true;
-  // Unknown activations stay with the parametric reader, which names them.
+  // Unknown activations stay with the parametric reader, which names them; so do identity
+  // features (kind=parametric with activation=identity, position dependent or not).
   const auto activation = file.metadata.find("activation");
   if (activation == file.metadata.end()) return false;
-  for (const char* name : {"identity", "taylor2", "elu1", "exp", "softmax"})
+  for (const char* name : {"taylor2", "elu1", "exp", "softmax"})
     if (activation->second == name) return true;
   return false;
 }

@@ -15,11 +15,19 @@ struct Step {
 
 std::optional<std::vector<Step>> parse_path(const std::string& path) {
   std::vector<Step> steps;
-  const std::size_t bracket = path.find('[');
+  const std::size_t bracket = path.find_first_of(".[");
   const std::string head = path.substr(0, bracket);
   if (!head.empty()) steps.push_back(Step{head, std::nullopt});
   std::size_t i = head.size();
   while (i < path.size()) {
+    if (path[i] == '.') {  // a key inside an element: "heads[1].kernel"
+      const std::size_t next = path.find_first_of(".[", i + 1);
+      const std::size_t end = next == std::string::npos ? path.size() : next;
+      if (end == i + 1) return std::nullopt;
+      steps.push_back(Step{path.substr(i + 1, end - i - 1), std::nullopt});
+      i = end;
+      continue;
+    }
     if (path[i] != '[') return std::nullopt;
     const std::size_t close = path.find(']', i);
     if (close == std::string::npos || close == i + 1) return std::nullopt;

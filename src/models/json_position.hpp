@@ -17,7 +17,8 @@ struct Position {
 };
 
 // The start of the value at `path`: "" is the whole document, "m" a top-level key,
-// "kernel[1][0]" an element. nullopt when the text has no such value.
+// "kernel[1][0]" an element, "heads[1].kernel[0][2]" an element inside an element. nullopt when the
+// text has no such value.
 std::optional<Position> of_path(const std::string& text, const std::string& path);
 // The byte at `offset` (from 0).
 Position of_offset(const std::string& text, std::size_t offset);

@@ -9,10 +9,17 @@ std::string to_string(ModelClass model_class) {
       return "PF";
     case ModelClass::NonnegativeKernel:
       return "NK";
-    case ModelClass::OutsideNK:
-      return "outside NK";
+    case ModelClass::Signed:
+      return "signed";
   }
   return "unknown model class";
+}
+
+std::optional<ModelClass> parse_model_class(const std::string& text) {
+  if (text == "PF") return ModelClass::PositiveFeatures;
+  if (text == "NK") return ModelClass::NonnegativeKernel;
+  if (text == "signed") return ModelClass::Signed;
+  return std::nullopt;
 }
 
 }  // namespace kernelrank

@@ -4,10 +4,11 @@
 // lists are defined only on the tokens they list, so asking about any other
 // token (or a token of another width, or a position beyond the declared length)
 // is a ModelDomainError rather than a silent default. Classification (PF / NK /
-// outside NK) is decided from the data the form actually gives.
+// signed) is decided from the data the form actually gives.
 #include "kernelrank/models/model_forms.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/declared_class.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -76,6 +77,26 @@ std::size_t lookup(const std::unordered_map<Token, std::size_t, TokenHash>& inde
 }
 
 }  // namespace
+
+// ---- Activation -----------------------------------------------------------------
+
+std::string to_string(Activation activation) {
+  switch (activation) {
+    case Activation::Relu:
+      return "relu";
+    case Activation::Square:
+      return "square";
+    case Activation::Identity:
+      return "identity";
+  }
+  return "?";
+}
+
+std::optional<Activation> parse_activation(const std::string& text) {
+  for (Activation a : {Activation::Relu, Activation::Square, Activation::Identity})
+    if (text == to_string(a)) return a;
+  return std::nullopt;
+}
 
 // ---- AffineMap ------------------------------------------------------------------
 
@@ -174,7 +195,7 @@ Classification TabularModel::classify() const {
           if (positions_ > 0)
             detail += " at query position " + std::to_string(p + 1) + ", key position " +
                       std::to_string(k + 1);
-          return {ModelClass::OutsideNK, detail};
+          return {ModelClass::Signed, detail};
         }
     }
   return {ModelClass::NonnegativeKernel,
@@ -262,7 +283,7 @@ Classification FeatureModel::classify() const {
           if (positions_ > 0)
             detail += " at query position " + std::to_string(p + 1) + ", key position " +
                       std::to_string(s + 1);
-          return {ModelClass::OutsideNK, detail};
+          return {ModelClass::Signed, detail};
         }
   std::string detail =
       "signed features, kernel >= 0 on all " + std::to_string(k) + "^2 listed token pairs";
@@ -315,8 +336,7 @@ ParametricModel::ParametricModel(int m, Activation activation,
 }
 
 std::string ParametricModel::description() const {
-  const char* act = activation_ == Activation::Relu ? "relu" : "square";
-  return std::string("parametric ") + act + " model m=" + std::to_string(m_) +
+  return "parametric " + to_string(activation_) + " model m=" + std::to_string(m_) +
          " r=" + std::to_string(r_) + " d=" + std::to_string(d_) +
          position_suffix(position_dependent_ ? static_cast<int>(maps_.size()) : 0);
 }
@@ -350,9 +370,9 @@ const RationalVector& ParametricModel::features(MapKind kind, int position, cons
       for (Rational& t : result) {
         if (activation_ == Activation::Relu) {
           if (t < 0) t = 0;
-        } else {
+        } else if (activation_ == Activation::Square) {
           t = t * t;
-        }
+        }  // identity: t as it is
       }
       break;
     case kValue:
@@ -383,7 +403,11 @@ Rational ParametricModel::readout(const Token& q, const Token& z, int qpos, int 
 }
 
 Classification ParametricModel::classify() const {
-  return {ModelClass::PositiveFeatures, "relu/square features are >= 0"};
+  if (activation_ != Activation::Identity)
+    return {ModelClass::PositiveFeatures, "relu/square features are >= 0"};
+  std::vector<std::pair<const AffineMap*, const AffineMap*>> feature_maps;
+  for (const ParametricMaps& p : maps_) feature_maps.emplace_back(&p.query, &p.key);
+  return classify_identity_features(m_, feature_maps, position_dependent_);
 }
 
 }  // namespace kernelrank

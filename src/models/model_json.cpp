@@ -6,7 +6,9 @@
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
+#include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "models/multi_head_files.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -47,17 +49,6 @@ std::string json_error_text(const Json::exception& e) {
            path.empty() ? message : path + ": " + message);
 }
 
-// An integer that fits in a long long, else nullopt.
-std::optional<long long> json_integer(const Json& value) {
-  if (value.is_number_unsigned()) {
-    const auto u = value.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
-    return static_cast<long long>(u);
-  }
-  if (value.is_number_integer()) return value.get<std::int64_t>();
-  return std::nullopt;
-}
-
 Rational json_rational(const std::string& file, const std::string& contents, const Json& value,
                        const std::string& path) {
   if (value.is_string()) {
@@ -83,6 +74,16 @@ Rational json_rational(const std::string& file, const std::string& contents, con
 }
 
 }  // namespace
+
+std::optional<long long> json_integer(const Json& value) {
+  if (value.is_number_unsigned()) {
+    const auto u = value.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+    return static_cast<long long>(u);
+  }
+  if (value.is_number_integer()) return value.get<std::int64_t>();
+  return std::nullopt;
+}
 
 // Parses the document: duplicate keys, too many values and deep nesting are errors with
 // a position, as are nlohmann's own parse errors.
@@ -159,13 +160,26 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
   if (!version || *version != 1)
     fail("version", "unsupported version " + doc["version"].dump() + " (this build reads 1)");
   const char* const keys[] = {"format", "version", "m", "tokens", "kernel", "readout"};
+  const auto known = [&](const std::string& key) {
+    return key == "class" || std::find_if(std::begin(keys), std::end(keys), [&](const char* k) {
+                               return key == k;
+                             }) != std::end(keys);
+  };
   for (const auto& item : doc.items())
-    if (std::find_if(std::begin(keys), std::end(keys),
-                     [&](const char* k) { return item.key() == k; }) == std::end(keys))
+    if (!known(item.key()))
       fail(item.key(), "unknown key \"" + item.key() +
-                           "\" (expected format, version, m, tokens, kernel, readout)");
+                           "\" (expected format, version, m, tokens, kernel, readout and "
+                           "optionally class)");
   for (const char* key : keys)
     if (!doc.contains(key)) fail("", std::string("missing key \"") + key + "\"");
+  // The optional declared class, read before the tables so that a bad value is named first.
+  std::optional<ModelClass> declared;
+  if (doc.contains("class")) {
+    declared = doc["class"].is_string() ? parse_model_class(doc["class"].get<std::string>())
+                                        : std::nullopt;
+    if (!declared)
+      fail("class", "expected \"PF\", \"NK\" or \"signed\", found " + doc["class"].dump());
+  }
   const std::optional<long long> width = json_integer(doc["m"]);
   if (!width || *width < 1 || *width > kMaxModelWidth)
     fail("m", "expected an integer in 1.." + std::to_string(kMaxModelWidth) + ", found " +
@@ -219,8 +233,14 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
       tables[t].push_back(std::move(row));
     }
   }
-  return std::make_unique<TabularModel>(m, std::move(tokens), std::move(tables[0]),
-                                        std::move(tables[1]));
+  auto model = std::make_unique<TabularModel>(m, std::move(tokens), std::move(tables[0]),
+                                              std::move(tables[1]));
+  if (declared) {
+    if (const std::optional<std::string> why = declared_class_violation(*model, *declared))
+      fail("class", "the model declares class " + to_string(*declared) + " but " + *why);
+    model->set_declared_class(declared);
+  }
+  return model;
 }
 
 }  // namespace model_files
@@ -234,7 +254,10 @@ std::string tabular_model_to_json(const TabularModel& model) {
   // strings go through nlohmann for correct quoting.
   const auto quoted = [](const std::string& s) { return Json(s).dump(); };
   std::string out = "{\n  \"format\": \"kernelrank-model\",\n  \"version\": 1,\n  \"m\": " +
-                    std::to_string(model.width()) + ",\n  \"tokens\": [";
+                    std::to_string(model.width()) + ",\n";
+  if (const auto declared = model.declared_class())
+    out += "  \"class\": " + quoted(to_string(*declared)) + ",\n";
+  out += "  \"tokens\": [";
   const auto& tokens = model.tokens();
   for (std::size_t i = 0; i < tokens.size(); ++i)
     out += (i > 0 ? ", " : "") + quoted(tokens[i].to_string());

@@ -126,7 +126,7 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
          "metadata \"activation\" missing: expected relu, square, identity, taylor2, elu1, exp or "
          "softmax");
   head.activation = activation->second;
-  if (head.activation != "relu" && head.activation != "square" && head.activation != "softmax")
+  if (!parse_activation(head.activation) && head.activation != "softmax")
     fail(file, "metadata activation is \"" + head.activation +
                    "\", expected relu, square, identity, taylor2, elu1, exp or softmax");
   const auto positions = meta.find("positions");
@@ -234,9 +234,9 @@ void check_range(const char* name, long long value, long long lo, long long hi) 
 }
 
 void validate(const HeadWeights& weights) {
-  if (weights.activation != "relu" && weights.activation != "square" &&
-      weights.activation != "softmax")
-    bad_weights("activation \"" + weights.activation + "\" is not relu, square or softmax");
+  if (!parse_activation(weights.activation) && weights.activation != "softmax")
+    bad_weights("activation \"" + weights.activation +
+                "\" is not relu, square, identity or softmax");
   check_range("m", weights.m, 1, kMaxWidth);
   check_range("r", weights.r, 1, kMaxFeatures);
   check_range("d", weights.d, 0, kMaxFeatures);
@@ -275,8 +275,7 @@ std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const Safeten
       check_shape(file, tensor, kParts[k], dims, head.positions);
       values[slot][k] = tensor.values;
     }
-  const Activation activation = head.activation == "relu" ? Activation::Relu : Activation::Square;
-  return build_model(activation, dims, head.positions, std::move(values));
+  return build_model(*parse_activation(head.activation), dims, head.positions, std::move(values));
 }
 
 std::unique_ptr<ParametricModel> read_safetensors_head(const std::string& path) {
@@ -324,9 +323,8 @@ std::unique_ptr<ParametricModel> parametric_model_from_weights(const HeadWeights
         }
       }
     }
-  const Activation activation =
-      weights.activation == "relu" ? Activation::Relu : Activation::Square;
-  return build_model(activation, dimensions_of(weights), weights.positions, std::move(values));
+  return build_model(*parse_activation(weights.activation), dimensions_of(weights),
+                     weights.positions, std::move(values));
 }
 
 }  // namespace kernelrank

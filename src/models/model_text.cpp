@@ -32,7 +32,7 @@ using namespace text;  // the shared reader pieces
 // ---- kind=tabular ----------------------------------------------------------------
 
 std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
-  check_keys(reader, header, {"m", "positions"});
+  check_keys(reader, header, {"m", "positions", "class"});
   const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
   const int positions = static_cast<int>(
       header_integer(reader, header, "positions", 1, kMaxPositions, false).value_or(0));
@@ -152,10 +152,17 @@ std::unique_ptr<Model> parse_builtin(TextReader& reader, const Header& header) {
 std::unique_ptr<Model> parse_text(std::string name, std::string contents) {
   TextReader reader(std::move(name), std::move(contents));
   const Header header = read_header(reader);
-  if (header.kind == "tabular") return parse_tabular(reader, header);
-  if (header.kind == "features") return parse_features(reader, header);
-  if (header.kind == "parametric") return parse_parametric(reader, header);
   if (header.kind == "builtin") return parse_builtin(reader, header);
+  const bool known =
+      header.kind == "tabular" || header.kind == "features" || header.kind == "parametric";
+  // class= is read before the body, so that an unknown value is reported as such.
+  const std::optional<ModelClass> declared = known ? header_class(reader, header) : std::nullopt;
+  if (header.kind == "tabular")
+    return with_declared_class(reader, header, declared, parse_tabular(reader, header));
+  if (header.kind == "features")
+    return with_declared_class(reader, header, declared, parse_features(reader, header));
+  if (header.kind == "parametric")
+    return with_declared_class(reader, header, declared, parse_parametric(reader, header));
   reader.fail(header.line, "unknown model kind '" + header.kind +
                                "' (expected tabular, features, parametric or builtin)");
 }
@@ -179,6 +186,7 @@ std::string tabular_model_to_text(const TabularModel& model) {
   const auto blocks = static_cast<std::size_t>(n > 0 ? n : 1);
   std::string out = "kernelrank-model 1 kind=tabular m=" + std::to_string(model.width());
   if (n > 0) out += " positions=" + std::to_string(n);
+  if (const auto declared = model.declared_class()) out += " class=" + to_string(*declared);
   out += "\n# rows: query token; columns: key token (both in the order of 'tokens')\n";
   out += "tokens " + std::to_string(model.tokens().size()) + "\n";
   for (const Token& token : model.tokens()) out += token.to_string() + "\n";

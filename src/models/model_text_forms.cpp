@@ -62,7 +62,7 @@ std::array<RationalVector, 5> read_parts(TextReader& reader, const TextLine& lin
 }
 
 std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header) {
-  check_keys(reader, header, {"m", "r", "d", "positions"});
+  check_keys(reader, header, {"m", "r", "d", "positions", "class"});
   const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
   const int r =
       static_cast<int>(*header_integer(reader, header, "r", 1, kMaxFeatureDimension, true));
@@ -163,7 +163,7 @@ std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header) 
 // ---- kind=parametric -------------------------------------------------------------
 
 std::unique_ptr<Model> parse_parametric(TextReader& reader, const Header& header) {
-  check_keys(reader, header, {"m", "r", "d", "activation", "positions"});
+  check_keys(reader, header, {"m", "r", "d", "activation", "positions", "class"});
   const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
   const auto r =
       static_cast<std::size_t>(*header_integer(reader, header, "r", 1, kMaxFeatureDimension, true));
@@ -173,13 +173,14 @@ std::unique_ptr<Model> parse_parametric(TextReader& reader, const Header& header
       header_integer(reader, header, "positions", 1, kMaxPositions, false).value_or(0));
   const auto act = header.values.find("activation");
   if (act == header.values.end())
-    reader.fail(header.line, "missing activation=relu|square in the model header");
-  if (act->second != "relu" && act->second != "square")
+    reader.fail(header.line, "missing activation=relu|square|identity in the model header");
+  const std::optional<Activation> parsed = parse_activation(act->second);
+  if (!parsed)
     reader.fail(header.line,
-                "expected activation=relu or activation=square in the model header, found "
-                "'activation=" +
+                "expected activation=relu, activation=square or activation=identity in the "
+                "model header, found 'activation=" +
                     act->second + "'");
-  const Activation activation = act->second == "relu" ? Activation::Relu : Activation::Square;
+  const Activation activation = *parsed;
   const auto slots = static_cast<std::size_t>(positions > 0 ? positions : 1);
   const unsigned long long numbers =
       (2ULL * r + 2ULL * d + 1) * static_cast<unsigned long long>(m + 1) * slots;

@@ -7,6 +7,7 @@
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/model_io.hpp"
 
 #include <algorithm>
@@ -95,6 +96,27 @@ std::optional<long long> header_integer(const TextReader& reader, const Header& 
                                  std::to_string(hi) + "> in the model header, found '" + key + "=" +
                                  text + "'");
   return value;
+}
+
+std::optional<ModelClass> header_class(const TextReader& reader, const Header& header) {
+  const auto it = header.values.find("class");
+  if (it == header.values.end()) return std::nullopt;
+  const std::optional<ModelClass> declared = parse_model_class(it->second);
+  if (!declared)
+    reader.fail(header.line,
+                "expected class=PF, class=NK or class=signed in the model header, found 'class=" +
+                    it->second + "'");
+  return declared;
+}
+
+std::unique_ptr<Model> with_declared_class(const TextReader& reader, const Header& header,
+                                           std::optional<ModelClass> declared,
+                                           std::unique_ptr<Model> model) {
+  if (!declared) return model;
+  if (const std::optional<std::string> why = declared_class_violation(*model, *declared))
+    reader.fail(header.line, "the header declares class=" + to_string(*declared) + " but " + *why);
+  model->set_declared_class(declared);
+  return model;
 }
 
 // ---- shared line helpers -----------------------------------------------------------

@@ -51,6 +51,15 @@ std::vector<std::size_t> section_positions(const TextReader& reader, const TextL
                                            int positions, std::size_t count,
                                            const std::string& shape);
 
+// The optional header key class=PF|NK|signed (kinds tabular, features, parametric): its
+// value, or nullopt when absent; an unknown value fails on the header line.
+std::optional<ModelClass> header_class(const TextReader& reader, const Header& header);
+// Checks a declared class against the model read (declared_class.hpp) and records it on
+// the model; a declaration the data contradicts fails on the header line.
+std::unique_ptr<Model> with_declared_class(const TextReader& reader, const Header& header,
+                                           std::optional<ModelClass> declared,
+                                           std::unique_ptr<Model> model);
+
 // kind=features and kind=parametric (model_text_forms.cpp).
 std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header);
 std::unique_ptr<Model> parse_parametric(TextReader& reader, const Header& header);

@@ -25,8 +25,9 @@ std::string parametric_model_to_text(const ParametricModel& model) {
   std::string out = "kernelrank-model 1 kind=parametric m=" + std::to_string(model.width()) +
                     " r=" + std::to_string(model.feature_count().value_or(0)) +
                     " d=" + std::to_string(model.value_width()) +
-                    " activation=" + (model.activation() == Activation::Relu ? "relu" : "square");
+                    " activation=" + to_string(model.activation());
   if (by_position) out += " positions=" + std::to_string(maps.size());
+  if (const auto declared = model.declared_class()) out += " class=" + to_string(*declared);
   out += "\n# each row: the m weights of coordinates 1..m, then the bias\n";
   for (std::size_t slot = 0; slot < maps.size(); ++slot) {
     // "WQ 2" names position 2 when position dependent, plain "WQ" otherwise.

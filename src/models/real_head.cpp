@@ -2,6 +2,7 @@
 #include "kernelrank/models/real_head.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/declared_class.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -74,10 +75,10 @@ class RationalHeadModel : public Model {
         return {ModelClass::PositiveFeatures, "relu/square features are >= 0"};
       case FeatureMap::Taylor2:
         return {ModelClass::NonnegativeKernel, "1 + s + s^2/2 = ((s + 1)^2 + 1)/2 > 0"};
+      case FeatureMap::Identity:
+        return classify_identity_features(head_.m, {{&head_.query, &head_.key}}, false);
       default:
-        return {
-            ModelClass::OutsideNK,
-            "identity features are signed; the kernel may be negative (not checked on every pair)"};
+        return {ModelClass::Signed, to_string(head_.map) + " features are not classified"};
     }
   }
 

@@ -10,6 +10,7 @@
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/models/declared_class.hpp"
 
 namespace kernelrank::python {
 namespace {
@@ -17,6 +18,8 @@ namespace {
 struct PyEvalResult {
   bool solves = false;
   py::object instances, failing, undefined;  // int
+  py::object negative_solved;                // int: solved with a negative denominator
+  py::object negative_example;               // Instance or None
   py::object max_error;                      // Fraction or None
   py::object error_rate;                     // Fraction
   py::object worst;                          // Instance or None
@@ -163,12 +166,15 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
       report = summary_to_report(evaluate_cube_summary(*model, m, n, options));
     }
   }
-  const Classification cls = model->classify();
+  const Classification cls = reported_class(*model);  // the declared class, if any
   PyEvalResult result;
   result.solves = report.solves();
   result.instances = to_python_int(report.instances);
   result.failing = to_python_int(report.failing);
   result.undefined = to_python_int(report.undefined);
+  result.negative_solved = to_python_int(report.negative_solved);
+  result.negative_example =
+      report.negative_example ? py::cast(to_instance(*report.negative_example)) : py::none();
   result.max_error = to_fraction(report.max_error);
   result.error_rate = to_fraction(report.error_rate());
   result.worst = report.worst ? py::cast(to_instance(*report.worst)) : py::none();
@@ -195,6 +201,10 @@ void register_evaluate(py::module_& module) {
                     "Failing instances, undefined ones included (int)")
       .def_readonly("undefined", &PyEvalResult::undefined,
                     "Instances with a zero denominator (int)")
+      .def_readonly("negative_solved", &PyEvalResult::negative_solved,
+                    "Solved instances whose denominator is negative (int; signed kernels)")
+      .def_readonly("negative_example", &PyEvalResult::negative_example,
+                    "The first of them (Instance), or None")
       .def_readonly(
           "max_error", &PyEvalResult::max_error,
           "Exact largest error over the defined outputs (Fraction), None if there is none")
@@ -251,9 +261,10 @@ The model is one of:
     dict is read by the same reader as the .safetensors file with those tensors, so the
     model and every error message are the file's (name= is the file name messages use).
     Without layout=, the tensors are in kernelrank's layout (query.weight, query.bias, ...,
-    readout_e.bias; docs/model-format.md §11) with activation="relu" (default) or "square"
-    (positions=n and pos<p>. names for a position-dependent head), or any feature map of
-    feature_map=. A "__metadata__" entry (dict of str) replaces these arguments.
+    readout_e.bias; docs/model-format.md §11) with activation="relu" (default), "square"
+    or "identity" (signed features; positions=n and pos<p>. names for a position-dependent
+    head), or any feature map of feature_map=. A "__metadata__" entry (dict of str) replaces
+    these arguments.
 
 layout="kernelrank" | "fast-transformers" | "performer" | "torch" reads a safetensors head
 (file or dict) in that library's tensor names (docs/model-format.md §12); feature_map=

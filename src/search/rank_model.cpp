@@ -72,6 +72,11 @@ void check_shape(const RankTask& task, const RankModel& model) {
 
 void check_class(const RankTask& task, const RankModel& model, const RationalMatrix& kernel,
                  SearchClass search_class, ModelCheck& check) {
+  if (search_class == SearchClass::Signed) {
+    check.class_ok = true;
+    check.class_detail = "signed: no sign condition on the kernel";
+    return;
+  }
   if (search_class == SearchClass::PF) {
     for (std::size_t i = 0; i < task.tokens.size(); ++i)
       for (int k = 0; k < model.r; ++k)

@@ -78,6 +78,8 @@ void keep_certificate(const RankTask& task, const std::string& text, const std::
 ExactRefutations run_exact_arguments(const RankTask& task, const SearchOptions& options,
                                      SearchResult& result) {
   ExactRefutations found;
+  // The order argument and the rank bounds rest on L2, which needs alpha >= 0.
+  if (options.search_class == SearchClass::Signed) return found;
   const CertificateTask cert_task = certificate_task_of(task, options.search_class);
   if (options.exact_arguments && options.r <= 2) {
     result.order = order_argument(task, options.r, options.search_class);

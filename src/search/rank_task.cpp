@@ -19,7 +19,15 @@ SearchClass parse_search_class(const std::string& text) {
 }
 
 std::string to_string(SearchClass search_class) {
-  return search_class == SearchClass::PF ? "PF" : "NK";
+  switch (search_class) {
+    case SearchClass::PF:
+      return "PF";
+    case SearchClass::Signed:
+      return "signed";
+    case SearchClass::NK:
+      break;
+  }
+  return "NK";
 }
 
 std::vector<std::uint32_t> RankTask::rows() const {

@@ -70,6 +70,10 @@ FeatureMap parse_feature_map(const std::string& name) {
   if (name == "relu") return FeatureMap::Relu;
   if (name == "square") return FeatureMap::Square;
   if (name == "softmax") return FeatureMap::Softmax;
+  if (name == "identity")
+    throw UsageError(
+        "--feature identity is not trained: the trainer trains relu, square (PF) and softmax "
+        "heads; write a signed identity head as kind=parametric activation=identity");
   throw UsageError("--feature must be relu, square or softmax, not '" + name + "'");
 }
 

@@ -62,8 +62,8 @@ run 2 "missing model file" -- "$kr" eval --model "$work/nope.model" --n 3
 contains "missing file message" "$err" "nope.model:0: error: cannot open file"
 # q = 1 with keys (1, 0): y = (1*1 - 1/2*0)/(1 - 1/2) = 2, target 0: fails.
 run 1 "negative kernel entry" -- "$kr" eval --model "$data/models/negative_kernel.model" --n 2
-contains "outside NK class" "$out" "outside NK"
-contains "outside NK entry" "$out" "alpha(1, 0) = -1/2 < 0"
+contains "signed class" "$out" "class:       signed (alpha(1, 0) = -1/2 < 0)"
+contains "signed entry" "$out" "alpha(1, 0) = -1/2 < 0"
 run 2 "unknown option" -- "$kr" eval --bogus
 run 2 "bad query mode" -- "$kr" eval --builtin softmax --m 3 --mode middle
 run 3 "brute force refused when too large" -- "$kr" eval --model "$data/models/tabular_m2.model" --n 40

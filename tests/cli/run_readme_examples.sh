@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every example command of README.md, docs/model-format.md and docs/python.md (lines
-# starting with ./build/, or with PYTHONPATH=build/python or python3 -c for the Python
-# module, inside ```sh blocks; the python3 -c lines need the module registered by
-# scripts/build.sh) against the given build directory, from the source directory.
+# Runs every example command of README.md, docs/model-format.md, docs/open-questions.md and
+# docs/python.md (lines starting with ./build/, or with PYTHONPATH=build/python or
+# python3 -c for the Python module, inside ```sh blocks; the python3 -c lines need the
+# module registered by scripts/build.sh) against the given build directory, from the
+# source directory.
 # Output files the examples write under build/ go to a temporary directory.
 # Each example must exit with the code, and print on stdout the fragment, that
 # tests/cli/readme_expectations.txt gives for its exact text (the file says where each
@@ -89,7 +90,7 @@ while IFS= read -r line; do
     head -5 "$work/out"
     failures=$((failures + 1))
   fi
-done < <(cat README.md docs/model-format.md; [ -f docs/python.md ] && cat docs/python.md)
+done < <(cat README.md docs/model-format.md docs/open-questions.md; [ -f docs/python.md ] && cat docs/python.md)
 
 for command in "${!want_exit[@]}"; do
   if [ -z "${used[$command]+x}" ]; then

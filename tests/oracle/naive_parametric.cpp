@@ -36,6 +36,7 @@ Dual operator/(const Dual& a, const Dual& b) {
 Dual relu(const Dual& t) { return t.value > 0 ? t : Dual{Rational(0), Rational(0)}; }
 Dual square(const Dual& t) { return t * t; }
 Dual activate(Activation act, const Dual& t) {
+  if (act == Activation::Identity) return t;
   return act == Activation::Relu ? relu(t) : square(t);
 }
 

@@ -143,6 +143,22 @@ class ReportAssertions(unittest.TestCase):
 
 
 class ModuleTest(unittest.TestCase):
+    def test_signed_model_counts_negative_denominators(self):
+        # docs/open-questions.md: kernel row (W, A, B) = (-1, -1, 1) of query 110 gives the
+        # denominators D1 = -3, D2 = 1, D3 = -1 on S1, S2, S3; all three are solved.
+        signed = os.path.join(SOURCE, "instances", "models", "signed")
+        r = kernelrank.evaluate(os.path.join(signed, "l2-counterexample-m3.model"),
+                                family=os.path.join(signed, "l2-counterexample-m3.family"))
+        self.assertTrue(r.solves)
+        self.assertEqual(r.negative_solved, 2)
+        self.assertEqual(r.negative_example.tokens, ["110", "001", "001"])
+        self.assertEqual(r.negative_example.output, Fraction(4, 9))
+        # An NK model has none.
+        nk = kernelrank.evaluate(os.path.join(SOURCE, "instances", "models", "min-rank",
+                                              "min-rank-m2-NK-r1.json"), n=3)
+        self.assertEqual(nk.negative_solved, 0)
+        self.assertIsNone(nk.negative_example)
+
     def test_version_and_help(self):
         self.assertIsInstance(kernelrank.__version__, str)
         self.assertRegex(kernelrank.__version__, r"^\d+\.\d+\.\d+")

@@ -23,8 +23,9 @@ struct DominationViolation {
   Rational factor;             // (n-1-k)(g-1)/k
   Rational lhs, rhs;           // W + (n-1)A and factor * (W + (n-1)B)
   InstanceOutcome s1, s2, s3;  // exact outcomes; in NK at least one fails (L2)
-  // S1, S2 and S3_k all solved although the inequality fails: possible only outside NK,
-  // where the weights of S3_k need not be a convex combination (docs/open-questions.md).
+  // S1, S2 and S3_k all solved although the inequality fails: possible only for a signed
+  // kernel, where the weights of S3_k need not be a convex combination
+  // (docs/open-questions.md).
   bool all_solved = false;
 };
 

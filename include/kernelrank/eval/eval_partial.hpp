@@ -7,7 +7,9 @@
 //   * the worst instance is the one with the larger exact error, and on equal errors the
 //     one with the smaller enumeration index;
 //   * the failing instances kept are the max_failures smallest enumeration indices of the
-//     union (sorted by index).
+//     union (sorted by index);
+//   * solved instances with a negative denominator (signed kernels) are counted, and the
+//     one with the smallest enumeration index is kept as the example.
 //
 // The operation is associative and commutative, so the report never depends on how many
 // threads, shards or MPI ranks ran, nor in which order they finished. An MPI reduction can
@@ -46,6 +48,10 @@ struct EvalSummary {
   std::optional<Rational> max_error;     // over instances with a defined output
   std::optional<IndexedOutcome> worst;   // attains max_error, smallest index among those
   std::vector<IndexedOutcome> failures;  // increasing index, at most max_failures
+  // Solved instances whose denominator is negative (signed kernels), and the one of them
+  // with the smallest index.
+  Integer negative_solved = 0;
+  std::optional<IndexedOutcome> negative_example;
 };
 
 // into := into (+) from (see above). Both must have the same method and max_failures
@@ -83,7 +89,9 @@ struct EvalPartial {
 // JSON forms (rationals and big counts as strings, indices as decimal strings).
 nlohmann::json eval_summary_to_json(const EvalSummary& summary);
 // `where` names the file in error messages; throws InputError on malformed content.
-EvalSummary eval_summary_from_json(const nlohmann::json& json, const std::string& where);
+// `version` is the partial format's: version 1 summaries have no negative-denominator fields.
+EvalSummary eval_summary_from_json(const nlohmann::json& json, const std::string& where,
+                                   int version = 2);
 
 std::string eval_partial_to_text(const EvalPartial& partial);  // one JSON document + "\n"
 EvalPartial parse_eval_partial(const std::string& path, const std::string& contents);

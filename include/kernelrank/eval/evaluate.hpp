@@ -23,6 +23,11 @@ struct InstanceOutcome {
   int target = 0;
   std::optional<Rational> output;  // nullopt: zero denominator, output undefined
   std::optional<Rational> error;   // |output - target|; nullopt when undefined
+  // A denominator sum_j alpha(q, x_j) < 0 (signed kernels; for several heads, some head's).
+  bool negative_denominator = false;
+  // sum_j alpha(q, x_j) of a single head where the path computed it (evaluate_instance
+  // does), for the report's negative-denominator example; nullopt otherwise.
+  std::optional<Rational> denominator;
 
   bool fails() const;  // undefined, or error >= 1/2
 };
@@ -52,6 +57,10 @@ struct EvalReport {
   std::optional<Rational> max_error;
   std::optional<InstanceOutcome> worst;   // an instance attaining max_error
   std::vector<InstanceOutcome> failures;  // the first max_failures failing instances
+  // Signed kernels (theory.md §6): solved instances whose denominator is negative, and the
+  // first of them. Always 0 in NK, where every denominator is >= 0.
+  Integer negative_solved = 0;
+  std::optional<InstanceOutcome> negative_example;
 
   bool solves() const { return failing == 0; }
   Rational error_rate() const;  // failing / instances (0 for an empty task)
@@ -65,6 +74,14 @@ EvalReport evaluate_token_set(const Model& model, const std::vector<Token>& univ
 
 // The cube task T(m,n) by brute force: all 2^(mn) sequences.
 EvalReport evaluate_cube(const Model& model, int m, int n, const EvalOptions& options);
+// The checks a brute-force walk of T(m,n) makes first (for a model of width model_width):
+// m >= 1 and equal to the width, m <= 24 (else ResourceError suggesting `otherwise`), and
+// the instance count within options.instance_limit.
+// The checks every walk of a token set makes first: n >= 1, a nonempty set, every token of
+// the model's width.
+void check_token_set(int model_width, const std::vector<Token>& universe, int n);
+void check_cube_walk(int model_width, int m, int n, const EvalOptions& options,
+                     const std::string& otherwise);
 
 // The cube task T(m,n) through overlap profiles (theory.md §5); needs a model
 // whose kernel and readout depend only on (|q|, <q,z>) and no position.

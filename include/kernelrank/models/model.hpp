@@ -19,9 +19,11 @@ namespace kernelrank {
 enum class ModelClass {
   PositiveFeatures,   // PF: every feature entry is >= 0
   NonnegativeKernel,  // NK: alpha >= 0 wherever used; features may be signed
-  OutsideNK,          // some kernel value is negative
+  Signed,             // signed single head (theory.md §6): some kernel value is negative
 };
-std::string to_string(ModelClass model_class);
+std::string to_string(ModelClass model_class);  // "PF", "NK", "signed"
+// "PF", "NK" or "signed" (the header key class=); nullopt for anything else.
+std::optional<ModelClass> parse_model_class(const std::string& text);
 
 struct Classification {
   ModelClass model_class = ModelClass::NonnegativeKernel;
@@ -68,9 +70,18 @@ class Model {
   // Nonnull when the model depends on tokens only through (|q|, <q,z>).
   virtual const OverlapForm* overlap_form() const { return nullptr; }
 
-  // PF / NK / outside NK, checked on the tokens the model defines (tables and
+  // PF / NK / signed, checked on the tokens the model defines (tables and
   // feature lists) or by construction (parametric and built-in forms).
   virtual Classification classify() const = 0;
+
+  // The class the model file declares (header key class=PF|NK|signed, JSON "class"),
+  // checked against the data when the file is read (models/declared_class.hpp); nullopt
+  // when the file declares none, and then the class is what classify() finds.
+  std::optional<ModelClass> declared_class() const { return declared_class_; }
+  void set_declared_class(std::optional<ModelClass> declared) { declared_class_ = declared; }
+
+ private:
+  std::optional<ModelClass> declared_class_;
 };
 
 }  // namespace kernelrank

@@ -84,6 +84,9 @@ class FeatureModel : public Model {
   // Bound on pairs x r multiply-adds spent by classify() on signed features.
   static constexpr unsigned long long kMaxClassifyWork = 1ULL << 32;
 
+  const std::vector<Token>& tokens() const { return tokens_; }
+  const std::vector<TokenFeatures>& features() const { return features_; }  // in token order
+
  private:
   const TokenFeatures& features_of(const Token& token) const;
 
@@ -93,7 +96,12 @@ class FeatureModel : public Model {
   std::unordered_map<Token, std::size_t, TokenHash> index_;
 };
 
-enum class Activation { Relu, Square };
+// relu(t) = max(t, 0) and square(t) = t^2 give features >= 0 (PF); identity(t) = t gives
+// signed features, phi(x) = W x + b.
+enum class Activation { Relu, Square, Identity };
+std::string to_string(Activation activation);  // "relu", "square", "identity"
+// "relu", "square" or "identity"; nullopt for anything else.
+std::optional<Activation> parse_activation(const std::string& text);
 
 // An affine map x -> W x + b from {0,1}^m to Q^rows; W is rows x m.
 struct AffineMap {
@@ -104,8 +112,9 @@ struct AffineMap {
 
 // phi_Q(x) = act(WQ x + bQ), phi_K(x) = act(WK x + bK) (entrywise, r features),
 // v(x) = V x + v0 (d entries), c(x) = C x + c0 (d entries), e(x) = E x + e0.
-// PF by construction: relu and square are >= 0. Position dependent: one map
-// per position for each of WQ/C/E (query position) and WK/V (key position).
+// PF by construction with relu and square (both >= 0); identity features are signed
+// (declared_class.hpp classifies them). Position dependent: one map per position for each
+// of WQ/C/E (query position) and WK/V (key position).
 struct ParametricMaps {
   AffineMap query, key, value, readout_c, readout_e;
 };

@@ -36,7 +36,7 @@ struct HeadPositionWeights {
 };
 
 struct HeadWeights {
-  std::string activation = "relu";  // "relu", "square" or "softmax" (written, never evaluated)
+  std::string activation = "relu";  // relu, square, identity; softmax is written, never evaluated
   int m = 0;                        // token width, 1..4096
   int r = 0;                        // features, >= 1
   int d = 0;                        // value width, >= 0

@@ -22,7 +22,9 @@
 
 namespace kernelrank {
 
-enum class SearchClass { NK, PF };
+// Signed: kernels of any sign (docs/open-questions.md). Only the Z3 encodings and the exact
+// re-verification know it; no exact refutation argument applies to it.
+enum class SearchClass { NK, PF, Signed };
 SearchClass parse_search_class(const std::string& text);  // "NK" | "PF"
 std::string to_string(SearchClass search_class);
 

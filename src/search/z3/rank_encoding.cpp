@@ -18,6 +18,11 @@
 // is fixed differently: sum_k u_qk = 1 for PF, sum over the row's keys in W
 // of alpha(q,.) = 1 for NK. No lemmas.
 //
+// Signed kernels (issue 15): the pair constraint of E2 becomes alpha != 0 or P = 0, both
+// encodings fix alpha(q,q) = 1 where the task holds (q, ..., q) (u_q may be scaled by any
+// nonzero constant) and no row sum otherwise, an instance accepts a denominator of either
+// sign, and the L2 lemmas (which need alpha >= 0) are left out.
+//
 // Symmetry breaking (both WLOG): permuting the r features changes nothing, so
 // E1 sorts them by their value at the all-ones token (E2: at the all-zero
 // token); permuting the cube's coordinates maps models to models and fixes
@@ -63,11 +68,15 @@ class EncodingBuilder {
       // Class constraints on the pairs W uses (PF constraints come with the variables).
       if (req_.search_class == SearchClass::NK)
         for (std::uint32_t z : keys) add(alpha(q, z) >= 0);
+      const bool is_signed = req_.search_class == SearchClass::Signed;
       if (!e1)
-        for (std::uint32_t z : keys) add(alpha(q, z) > 0 || product(q, z) == 0);
+        for (std::uint32_t z : keys)
+          add((is_signed ? alpha(q, z) != 0 : alpha(q, z) > 0) || product(q, z) == 0);
       // Row normalisation.
-      if (e1 && has_self_instance(q)) {
+      if ((e1 || is_signed) && has_self_instance(q)) {
         add(alpha(q, q) == 1);
+      } else if (is_signed) {
+        // No sign of a row sum is known: leave the scale free (weaker, still sound).
       } else if (!e1 && req_.search_class == SearchClass::PF) {
         z3::expr sum = ctx_.real_val(0);
         for (const z3::expr& u : query(q)) sum = sum + u;
@@ -95,10 +104,15 @@ class EncodingBuilder {
         num = num + (e1 ? alpha(inst.query, z) * readout(inst.query, z) : product(inst.query, z));
       }
       const z3::expr centred = num - ctx_.real_val(inst.target) * den;
+      if (req_.search_class == SearchClass::Signed) {
+        add((2 * centred < den && 2 * centred > -den) || (2 * centred < -den && 2 * centred > den));
+        continue;
+      }
       add(2 * centred < den);
       add(2 * centred > -den);
     }
-    if (e1 && req_.lemmas && req_.facts) add_lemmas(keys_in_w);
+    if (e1 && req_.lemmas && req_.facts && req_.search_class != SearchClass::Signed)
+      add_lemmas(keys_in_w);
     if (req_.symmetry) add_symmetry_breaking(e1);
   }
 

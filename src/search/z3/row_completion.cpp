@@ -71,7 +71,7 @@ RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, 
       solver.add(a > 0);
       continue;
     }
-    solver.add(a > 0 || p == 0);
+    solver.add((search_class == SearchClass::Signed ? a != 0 : a > 0) || p == 0);
     if (search_class == SearchClass::NK) {
       const std::string name = "nk" + std::to_string(z);
       const z3::expr literal = ctx.bool_const(name.c_str());
@@ -80,8 +80,10 @@ RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, 
       literal_meaning[name] = {false, z};
     }
   }
-  // Row scaling: the row's kernel entries sum to 1 (positive in any solution).
-  if (!attempt.fixed_query) solver.add(row_sum == 1);
+  // Row scaling: the row's kernel entries sum to 1 (positive in any solution). A signed
+  // row sum may be 0 or negative: its constraints are homogeneous, so the scale stays free.
+  if (!attempt.fixed_query && (attempt.restricted || search_class != SearchClass::Signed))
+    solver.add(row_sum == 1);
   const z3::expr bound_factor = detail::z3_real(ctx, Rational(1, 2) - attempt.margin);
   for (std::size_t id : ids) {
     const RankInstance& inst = task.instances[id];
@@ -98,7 +100,10 @@ RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, 
     }
     const std::string name = "i" + std::to_string(id);
     const z3::expr literal = ctx.bool_const(name.c_str());
-    solver.add(z3::implies(literal, 2 * centred < den && 2 * centred > -den));
+    z3::expr within = 2 * centred < den && 2 * centred > -den;
+    if (search_class == SearchClass::Signed)
+      within = within || (2 * centred < -den && 2 * centred > den);
+    solver.add(z3::implies(literal, within));
     assumptions.push_back(literal);
     literal_meaning[name] = {true, id};
   }

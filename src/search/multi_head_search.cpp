@@ -1,0 +1,270 @@
+// Proposal search and exact re-verification for signed and multi-head models (see
+// multi_head_search.hpp). Double precision is used only to propose: every proposal is
+// rounded to rationals and verified exactly before anything is reported.
+#include "kernelrank/search/multi_head_search.hpp"
+
+#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/eval/multi_head_eval.hpp"
+#include "kernelrank/models/multi_head.hpp"
+#include "kernelrank/search/heuristic_rank_search.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <random>
+
+namespace kernelrank {
+namespace {
+
+constexpr double kBeta1 = 0.9;
+constexpr double kBeta2 = 0.999;
+
+struct Adam {
+  std::vector<double> first, second;
+  explicit Adam(std::size_t size) : first(size, 0.0), second(size, 0.0) {}
+  // Positive parameters move multiplicatively (gradient in log space), which keeps them > 0.
+  void step(std::vector<double>& params, const std::vector<double>& grad, double rate, int t,
+            bool log_space) {
+    const double c1 = 1.0 - std::pow(kBeta1, t), c2 = 1.0 - std::pow(kBeta2, t);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const double g = log_space ? grad[i] * params[i] : grad[i];
+      first[i] = kBeta1 * first[i] + (1 - kBeta1) * g;
+      second[i] = kBeta2 * second[i] + (1 - kBeta2) * g * g;
+      const double move = rate * (first[i] / c1) / (std::sqrt(second[i] / c2) + 1e-12);
+      if (log_space)
+        params[i] = std::max(params[i] * std::exp(-move), 1e-12);
+      else
+        params[i] -= move;
+    }
+  }
+};
+
+// One head's tables and their gradients and optimiser state.
+struct HeadState {
+  HeadShape shape;
+  std::size_t size = 0, r = 0;
+  std::vector<double> U, V, F, A, gU, gV, gF, gA;
+  Adam sU, sV, sF;
+  HeadState(const HeadShape& s, std::size_t tokens)
+      : shape(s),
+        size(tokens),
+        r(static_cast<std::size_t>(s.r)),
+        sU(tokens * r),
+        sV(tokens * r),
+        sF(tokens * tokens) {
+    for (std::vector<double>* table : {&U, &V, &gU, &gV}) table->assign(tokens * r, 0.0);
+    for (std::vector<double>* table : {&F, &A, &gF, &gA}) table->assign(tokens * tokens, 0.0);
+  }
+};
+
+using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+class Restart {
+ public:
+  Restart(const RankTask& task, const std::vector<HeadShape>& shapes, const Pairs& pairs,
+          std::uint64_t seed)
+      : task_(task), pairs_(pairs), size_(task.tokens.size()) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    for (const HeadShape& shape : shapes) {
+      HeadState head(shape, size_);
+      // Signed heads start positive too: they may leave the orthant, not start outside it.
+      for (double& x : head.U) x = std::exp(2 * uniform(rng) - 1);
+      for (double& x : head.V) x = std::exp(4 * uniform(rng) - 2);
+      heads_.push_back(std::move(head));
+    }
+    // The first head starts from the overlap readout F_q(z) = <q,z>; the others from 0.
+    for (std::size_t q = 0; q < size_; ++q)
+      for (std::size_t z = 0; z < size_; ++z)
+        heads_[0].F[q * size_ + z] = inner(task.tokens[q], task.tokens[z]);
+  }
+
+  // Forward pass and the hinge loss's gradients in each F and A; returns the max error.
+  double forward(double margin) {
+    for (HeadState& h : heads_) {
+      for (const auto& [q, z] : pairs_) {
+        double s = 0;
+        for (std::size_t k = 0; k < h.r; ++k) s += h.U[q * h.r + k] * h.V[z * h.r + k];
+        h.A[q * size_ + z] = s;
+      }
+      std::fill(h.gA.begin(), h.gA.end(), 0.0);
+      std::fill(h.gF.begin(), h.gF.end(), 0.0);
+    }
+    double max_error = 0;
+    std::vector<double> den(heads_.size()), part(heads_.size());
+    for (const RankInstance& inst : task_.instances) {
+      const std::size_t row = inst.query * size_;
+      double y = 0;
+      for (std::size_t h = 0; h < heads_.size(); ++h) {
+        double d = 0, num = 0;
+        for (std::uint32_t z : inst.keys) {
+          d += heads_[h].A[row + z];
+          num += heads_[h].A[row + z] * heads_[h].F[row + z];
+        }
+        den[h] = d;
+        part[h] = num / d;
+        y += part[h];
+      }
+      const double e = y - inst.target;
+      max_error = std::max(max_error, std::isfinite(e) ? std::fabs(e) : 1e300);
+      const double excess = std::fabs(e) - (0.5 - margin);
+      if (!(excess > 0) || !std::isfinite(e)) continue;
+      const double dy = 2 * excess * (e > 0 ? 1.0 : -1.0);
+      for (std::size_t h = 0; h < heads_.size(); ++h) {
+        HeadState& head = heads_[h];
+        for (std::uint32_t z : inst.keys) {
+          head.gF[row + z] += dy * head.A[row + z] / den[h];
+          head.gA[row + z] += dy * (head.F[row + z] - part[h]) / den[h];
+        }
+      }
+    }
+    return max_error;
+  }
+
+  void descend(const std::vector<std::uint32_t>& rows, double rate, int step) {
+    for (HeadState& h : heads_) {
+      std::fill(h.gU.begin(), h.gU.end(), 0.0);
+      std::fill(h.gV.begin(), h.gV.end(), 0.0);
+      for (const auto& [q, z] : pairs_) {
+        const double g = h.gA[q * size_ + z];
+        if (g == 0) continue;
+        for (std::size_t k = 0; k < h.r; ++k) {
+          h.gU[q * h.r + k] += g * h.V[z * h.r + k];
+          h.gV[z * h.r + k] += g * h.U[q * h.r + k];
+        }
+      }
+      const bool positive = !h.shape.signed_features;
+      h.sU.step(h.U, h.gU, rate, step, positive);
+      h.sV.step(h.V, h.gV, rate, step, positive);
+      h.sF.step(h.F, h.gF, rate, step, false);
+      // Scaling a query row by a positive number changes no output; keep |alpha(q,q)| near 1.
+      for (std::uint32_t q : rows) {
+        double s = 0;
+        for (std::size_t k = 0; k < h.r; ++k) s += h.U[q * h.r + k] * h.V[q * h.r + k];
+        s = std::fabs(s);
+        if (s > 1e-6)
+          for (std::size_t k = 0; k < h.r; ++k) h.U[q * h.r + k] /= s;
+      }
+    }
+  }
+
+  CandidateHeads rounded(std::int64_t max_den) const {
+    CandidateHeads out;
+    for (const HeadState& h : heads_) {
+      RankModel model;
+      model.r = static_cast<int>(h.r);
+      model.query_features.assign(size_, RationalVector(h.r));
+      model.key_features.assign(size_, RationalVector(h.r));
+      model.readout.assign(size_, RationalVector(size_));
+      for (std::size_t i = 0; i < size_; ++i) {
+        for (std::size_t k = 0; k < h.r; ++k) {
+          model.query_features[i][k] = rational_near(h.U[i * h.r + k], max_den);
+          model.key_features[i][k] = rational_near(h.V[i * h.r + k], max_den);
+        }
+        for (std::size_t j = 0; j < size_; ++j)
+          model.readout[i][j] = rational_near(h.F[i * size_ + j], max_den);
+      }
+      out.push_back(std::move(model));
+    }
+    return out;
+  }
+
+ private:
+  const RankTask& task_;
+  const Pairs& pairs_;
+  std::size_t size_;
+  std::vector<HeadState> heads_;
+};
+
+bool entries_nonnegative(const RationalMatrix& table) {
+  for (const RationalVector& row : table)
+    for (const Rational& x : row)
+      if (x < 0) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string shape_text(const std::vector<HeadShape>& shapes) {
+  std::string text;
+  bool any_signed = false;
+  for (const HeadShape& shape : shapes) {
+    if (!text.empty()) text += "+";
+    text += std::to_string(shape.r);
+    any_signed = any_signed || shape.signed_features;
+  }
+  return any_signed ? "signed " + text : text;
+}
+
+MultiHeadCheck verify_multi_head(const RankTask& task, const CandidateHeads& heads,
+                                 const std::vector<HeadShape>& shapes) {
+  MultiHeadCheck check;
+  check.rank_ok = true;
+  check.class_ok = true;
+  std::vector<std::shared_ptr<const Model>> models;
+  for (std::size_t h = 0; h < heads.size(); ++h) {
+    const RationalMatrix kernel = kernel_table(heads[h]);
+    check.kernel_rank.push_back(exact_rank(kernel));
+    check.rank_ok =
+        check.rank_ok && check.kernel_rank.back() <= static_cast<std::size_t>(shapes[h].r);
+    if (!shapes[h].signed_features) check.class_ok = check.class_ok && entries_nonnegative(kernel);
+    models.push_back(std::make_shared<TabularModel>(to_tabular_model(task, heads[h])));
+  }
+  EvalOptions options;
+  options.mode = task.mode;
+  if (models.size() == 1) {
+    // One head: the established single-head engines.
+    check.report = task.family ? evaluate_family(*models[0], *task.family, options)
+                               : evaluate_cube(*models[0], task.m, task.n, options);
+  } else {
+    const MultiHeadModel model(models);
+    check.report = task.family ? evaluate_multi_head_family(model, *task.family, options)
+                               : evaluate_multi_head_cube(model, task.m, task.n, options);
+  }
+  check.solves = check.report.solves();
+  return check;
+}
+
+MultiHeadSearchResult search_multi_head(const RankTask& task, const std::vector<HeadShape>& shapes,
+                                        const MultiHeadProposalOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  MultiHeadSearchResult result;
+  const std::vector<std::uint32_t> rows = task.rows();
+  const auto used = task.used_keys();
+  Pairs pairs;
+  for (std::uint32_t q : rows)
+    for (std::uint32_t z : used[q]) pairs.emplace_back(q, z);
+  for (int restart = 0; restart < options.restarts && !result.model; ++restart) {
+    if (options.should_stop && options.should_stop()) break;
+    Restart run(task, shapes, pairs, options.seed + static_cast<std::uint64_t>(restart));
+    double best = 1e300;
+    bool success = false;
+    for (int step = 1; step <= options.iterations; ++step) {
+      if ((step & 63) == 0 && options.should_stop && options.should_stop()) break;
+      const double max_error = run.forward(options.margin);
+      best = std::min(best, max_error);
+      if (max_error < 0.5 - options.margin / 2) {
+        success = true;
+        break;
+      }
+      run.descend(rows, options.learning_rate * (step < options.iterations / 2 ? 1.0 : 0.3), step);
+    }
+    ++result.restarts_run;
+    if (best < 1e300 && (!result.best_float_error || best < *result.best_float_error))
+      result.best_float_error = best;
+    if (!success) continue;
+    CandidateHeads candidate = run.rounded(options.max_denominator);
+    MultiHeadCheck check = verify_multi_head(task, candidate, shapes);
+    if (check.passes()) {
+      result.model = std::move(candidate);
+      result.check = std::move(check);
+    } else {
+      ++result.proposals_rejected;
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace kernelrank
