@@ -7,6 +7,7 @@
 #include "kernelrank/eval/multi_head_eval.hpp"
 #include "kernelrank/models/multi_head.hpp"
 #include "kernelrank/search/heuristic_rank_search.hpp"
+#include "search/proposal_descent.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -17,48 +18,15 @@
 namespace kernelrank {
 namespace {
 
-constexpr double kBeta1 = 0.9;
-constexpr double kBeta2 = 0.999;
-
-struct Adam {
-  std::vector<double> first, second;
-  explicit Adam(std::size_t size) : first(size, 0.0), second(size, 0.0) {}
-  // Positive parameters move multiplicatively (gradient in log space), which keeps them > 0.
-  void step(std::vector<double>& params, const std::vector<double>& grad, double rate, int t,
-            bool log_space) {
-    const double c1 = 1.0 - std::pow(kBeta1, t), c2 = 1.0 - std::pow(kBeta2, t);
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      const double g = log_space ? grad[i] * params[i] : grad[i];
-      first[i] = kBeta1 * first[i] + (1 - kBeta1) * g;
-      second[i] = kBeta2 * second[i] + (1 - kBeta2) * g * g;
-      const double move = rate * (first[i] / c1) / (std::sqrt(second[i] / c2) + 1e-12);
-      if (log_space)
-        params[i] = std::max(params[i] * std::exp(-move), 1e-12);
-      else
-        params[i] -= move;
-    }
-  }
-};
-
-// One head's tables and their gradients and optimiser state.
+// One head: its shape and its factored tables.
 struct HeadState {
   HeadShape shape;
-  std::size_t size = 0, r = 0;
-  std::vector<double> U, V, F, A, gU, gV, gF, gA;
-  Adam sU, sV, sF;
+  proposal::FactoredHead tables;
   HeadState(const HeadShape& s, std::size_t tokens)
-      : shape(s),
-        size(tokens),
-        r(static_cast<std::size_t>(s.r)),
-        sU(tokens * r),
-        sV(tokens * r),
-        sF(tokens * tokens) {
-    for (std::vector<double>* table : {&U, &V, &gU, &gV}) table->assign(tokens * r, 0.0);
-    for (std::vector<double>* table : {&F, &A, &gF, &gA}) table->assign(tokens * tokens, 0.0);
-  }
+      : shape(s), tables(tokens, static_cast<std::size_t>(s.r)) {}
 };
 
-using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+using proposal::Pairs;
 
 class Restart {
  public:
@@ -70,37 +38,30 @@ class Restart {
     for (const HeadShape& shape : shapes) {
       HeadState head(shape, size_);
       // Signed heads start positive too: they may leave the orthant, not start outside it.
-      for (double& x : head.U) x = std::exp(2 * uniform(rng) - 1);
-      for (double& x : head.V) x = std::exp(4 * uniform(rng) - 2);
+      for (double& x : head.tables.U) x = std::exp(2 * uniform(rng) - 1);
+      for (double& x : head.tables.V) x = std::exp(4 * uniform(rng) - 2);
       heads_.push_back(std::move(head));
     }
     // The first head starts from the overlap readout F_q(z) = <q,z>; the others from 0.
     for (std::size_t q = 0; q < size_; ++q)
       for (std::size_t z = 0; z < size_; ++z)
-        heads_[0].F[q * size_ + z] = inner(task.tokens[q], task.tokens[z]);
+        heads_[0].tables.F[q * size_ + z] = inner(task.tokens[q], task.tokens[z]);
   }
 
   // Forward pass and the hinge loss's gradients in each F and A; returns the max error.
   double forward(double margin) {
-    for (HeadState& h : heads_) {
-      for (const auto& [q, z] : pairs_) {
-        double s = 0;
-        for (std::size_t k = 0; k < h.r; ++k) s += h.U[q * h.r + k] * h.V[z * h.r + k];
-        h.A[q * size_ + z] = s;
-      }
-      std::fill(h.gA.begin(), h.gA.end(), 0.0);
-      std::fill(h.gF.begin(), h.gF.end(), 0.0);
-    }
+    for (HeadState& h : heads_) h.tables.compute_kernel(pairs_);
     double max_error = 0;
     std::vector<double> den(heads_.size()), part(heads_.size());
     for (const RankInstance& inst : task_.instances) {
       const std::size_t row = inst.query * size_;
       double y = 0;
       for (std::size_t h = 0; h < heads_.size(); ++h) {
+        const proposal::FactoredHead& t = heads_[h].tables;
         double d = 0, num = 0;
         for (std::uint32_t z : inst.keys) {
-          d += heads_[h].A[row + z];
-          num += heads_[h].A[row + z] * heads_[h].F[row + z];
+          d += t.A[row + z];
+          num += t.A[row + z] * t.F[row + z];
         }
         den[h] = d;
         part[h] = num / d;
@@ -112,10 +73,10 @@ class Restart {
       if (!(excess > 0) || !std::isfinite(e)) continue;
       const double dy = 2 * excess * (e > 0 ? 1.0 : -1.0);
       for (std::size_t h = 0; h < heads_.size(); ++h) {
-        HeadState& head = heads_[h];
+        proposal::FactoredHead& t = heads_[h].tables;
         for (std::uint32_t z : inst.keys) {
-          head.gF[row + z] += dy * head.A[row + z] / den[h];
-          head.gA[row + z] += dy * (head.F[row + z] - part[h]) / den[h];
+          t.gF[row + z] += dy * t.A[row + z] / den[h];
+          t.gA[row + z] += dy * (t.F[row + z] - part[h]) / den[h];
         }
       }
     }
@@ -124,34 +85,16 @@ class Restart {
 
   void descend(const std::vector<std::uint32_t>& rows, double rate, int step) {
     for (HeadState& h : heads_) {
-      std::fill(h.gU.begin(), h.gU.end(), 0.0);
-      std::fill(h.gV.begin(), h.gV.end(), 0.0);
-      for (const auto& [q, z] : pairs_) {
-        const double g = h.gA[q * size_ + z];
-        if (g == 0) continue;
-        for (std::size_t k = 0; k < h.r; ++k) {
-          h.gU[q * h.r + k] += g * h.V[z * h.r + k];
-          h.gV[z * h.r + k] += g * h.U[q * h.r + k];
-        }
-      }
-      const bool positive = !h.shape.signed_features;
-      h.sU.step(h.U, h.gU, rate, step, positive);
-      h.sV.step(h.V, h.gV, rate, step, positive);
-      h.sF.step(h.F, h.gF, rate, step, false);
-      // Scaling a query row by a positive number changes no output; keep |alpha(q,q)| near 1.
-      for (std::uint32_t q : rows) {
-        double s = 0;
-        for (std::size_t k = 0; k < h.r; ++k) s += h.U[q * h.r + k] * h.V[q * h.r + k];
-        s = std::fabs(s);
-        if (s > 1e-6)
-          for (std::size_t k = 0; k < h.r; ++k) h.U[q * h.r + k] /= s;
-      }
+      h.tables.step(pairs_, rate, step, !h.shape.signed_features);
+      // Signed heads: alpha(q, q) may be negative; keep |alpha(q, q)| near 1.
+      h.tables.normalise_rows(rows, true, 1e-6);
     }
   }
 
   CandidateHeads rounded(std::int64_t max_den) const {
     CandidateHeads out;
-    for (const HeadState& h : heads_) {
+    for (const HeadState& head : heads_) {
+      const proposal::FactoredHead& h = head.tables;
       RankModel model;
       model.r = static_cast<int>(h.r);
       model.query_features.assign(size_, RationalVector(h.r));
@@ -231,29 +174,16 @@ MultiHeadSearchResult search_multi_head(const RankTask& task, const std::vector<
   const auto start = std::chrono::steady_clock::now();
   MultiHeadSearchResult result;
   const std::vector<std::uint32_t> rows = task.rows();
-  const auto used = task.used_keys();
-  Pairs pairs;
-  for (std::uint32_t q : rows)
-    for (std::uint32_t z : used[q]) pairs.emplace_back(q, z);
+  const Pairs pairs = proposal::used_pairs(task, rows);
   for (int restart = 0; restart < options.restarts && !result.model; ++restart) {
     if (options.should_stop && options.should_stop()) break;
     Restart run(task, shapes, pairs, options.seed + static_cast<std::uint64_t>(restart));
-    double best = 1e300;
-    bool success = false;
-    for (int step = 1; step <= options.iterations; ++step) {
-      if ((step & 63) == 0 && options.should_stop && options.should_stop()) break;
-      const double max_error = run.forward(options.margin);
-      best = std::min(best, max_error);
-      if (max_error < 0.5 - options.margin / 2) {
-        success = true;
-        break;
-      }
-      run.descend(rows, options.learning_rate * (step < options.iterations / 2 ? 1.0 : 0.3), step);
-    }
+    const proposal::DescentOutcome outcome = proposal::descend_until_solved(run, rows, options);
+    const double best = outcome.best;
     ++result.restarts_run;
     if (best < 1e300 && (!result.best_float_error || best < *result.best_float_error))
       result.best_float_error = best;
-    if (!success) continue;
+    if (!outcome.success) continue;
     CandidateHeads candidate = run.rounded(options.max_denominator);
     MultiHeadCheck check = verify_multi_head(task, candidate, shapes);
     if (check.passes()) {
