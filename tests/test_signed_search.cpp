@@ -92,3 +92,39 @@ TEST_CASE("signed search: no exact argument is claimed, and rank 1 on T(4,3) is 
   CHECK(result.verdict == SearchVerdict::Refuted);
   CHECK(result.label == "refuted (corroborated: E1 and E2 unsat)");
 }
+
+TEST_CASE("signed search: the m = 4 order family refutes rank 1 for signed kernels too") {
+  // Every ordered instance over the two tokens q = 1100, a = 0011 of the m = 4 order
+  // argument (query first). NK: the order argument. Signed, by hand: rank 1 gives query q
+  // the key weights v_z up to a common factor; with rho = v_a / v_q, f = F_q(q) (|f - 2| <
+  // 1/2 from (q,q,q)) and g = F_q(a), the targets 0 of (q,q,a) and (q,a,a) ask
+  // |2f + rho g| < |2 + rho| / 2 and |f + 2 rho g| < |1 + 2 rho| / 2, whose combination
+  // 3f = 2(2f + rho g) - (f + 2 rho g) forces |2 + rho| + |1 + 2 rho| / 2 > 9/2, i.e.
+  // rho > 1 or rho < -7/2. Query a asks the same of 1 / rho: no rho does both.
+  Family family;
+  family.m = 4;
+  family.n = 3;
+  const std::vector<Token> tokens = {parse_token("1100"), parse_token("0011")};
+  for (const Token& x : tokens)
+    for (const Token& y : tokens)
+      for (const Token& z : tokens) family.instances.push_back({{x, y, z}, 0});
+  const RankTask task = family_rank_task(family, "order-m4");
+
+  SearchOptions nk = z3_only(1);
+  nk.search_class = SearchClass::NK;
+  nk.exact_arguments = true;
+  const SearchResult nk_result = search_rank(task, nk);
+  CHECK(nk_result.verdict == SearchVerdict::Refuted);
+  CHECK(nk_result.order);
+
+  const SearchResult signed_result = search_rank(task, z3_only(1));
+  CHECK(signed_result.verdict == SearchVerdict::Refuted);
+  CHECK(signed_result.label == "refuted (corroborated: E1 and E2 unsat)");
+
+  // Two features separate the two query rows, and the encoding finds a model.
+  const SearchResult found = search_rank(task, z3_only(2));
+  REQUIRE(found.verdict == SearchVerdict::Found);
+  REQUIRE(found.model);
+  for (const Instance& instance : family.instances)
+    CHECK_FALSE(oracle::naive_rank_outcome(task.tokens, *found.model, instance).fails);
+}
