@@ -483,4 +483,19 @@ TEST_CASE("multi-head: the JSON form") {
         std::string::npos);
   CHECK_FALSE(is_multi_head_contents(
       R"({"format": "kernelrank-model", "version": 1, "m": 2, "tokens": ["01"], "kernel": [["1"]], "readout": [[0]]})"));
+  // A head may declare its class, as a single-head JSON model may (§8): checked on its data.
+  CHECK_FALSE(model.head(1).declared_class());
+  const std::string declared = replace(doc, "\"tokens\": [\"01\", \"11\"]",
+                                       "\"class\": \"NK\", \"tokens\": [\"01\", \"11\"]");
+  CHECK(parse_multi_head_model("f.json", declared).head(1).declared_class() ==
+        ModelClass::NonnegativeKernel);
+  const std::string negative = replace(declared, "[\"2\", 1]", "[\"2\", -1]");
+  CHECK(error_text(negative).find("heads[1].class: the head declares class NK") !=
+        std::string::npos);
+  CHECK(error_line(negative) == 4);
+  const std::string signed_head = replace(negative, "\"class\": \"NK\"", "\"class\": \"signed\"");
+  CHECK(parse_multi_head_model("f.json", signed_head).head(1).declared_class() ==
+        ModelClass::Signed);
+  CHECK(error_text(replace(declared, "\"NK\"", "\"nk?\"")).find("heads[1].class: expected") !=
+        std::string::npos);
 }

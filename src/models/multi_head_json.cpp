@@ -7,6 +7,7 @@
 #include "models/multi_head_files.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/model_forms.hpp"
 
 #include <algorithm>
@@ -51,15 +52,20 @@ Rational json_number(const JsonErrors& errors, const Json& value, const std::str
               "expected an exact number as a string, found " + std::string(value.type_name()));
 }
 
-// The object at `path` has exactly `keys` (in any order).
+// The object at `path` has exactly `keys` (in any order), and perhaps some of `optional`.
 void check_keys(const JsonErrors& errors, const Json& object, const std::string& path,
-                const std::vector<std::string>& keys) {
+                const std::vector<std::string>& keys,
+                const std::vector<std::string>& optional = {}) {
   const std::string prefix = path.empty() ? "" : path + ".";
   std::string list;
   for (const std::string& key : keys) list += (list.empty() ? "" : ", ") + key;
+  for (const std::string& key : optional) list += " and optionally " + key;
+  const auto known = [](const std::vector<std::string>& names, const std::string& key) {
+    return std::find(names.begin(), names.end(), key) != names.end();
+  };
   if (!object.is_object()) errors.fail(path, "expected a JSON object");
   for (const auto& item : object.items())
-    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
+    if (!known(keys, item.key()) && !known(optional, item.key()))
       errors.fail(prefix + item.key(),
                   "unknown key \"" + item.key() + "\" (expected " + list + ")");
   for (const std::string& key : keys)
@@ -123,8 +129,16 @@ RationalMatrix head_table(const JsonErrors& errors, const Json& rows, const std:
 
 std::shared_ptr<const Model> tabular_head(const JsonErrors& errors, const Json& head,
                                           const std::string& path, int m) {
-  check_keys(errors, head, path, {"format", "version", "m", "tokens", "kernel", "readout"});
+  check_keys(errors, head, path, {"format", "version", "m", "tokens", "kernel", "readout"},
+             {"class"});
   check_format(errors, head, path, "kernelrank-model");
+  std::optional<ModelClass> declared;
+  if (head.contains("class")) {
+    const Json& value = head.at("class");
+    declared = value.is_string() ? parse_model_class(value.get<std::string>()) : std::nullopt;
+    if (!declared)
+      errors.fail(path + ".class", "expected \"PF\", \"NK\" or \"signed\", found " + value.dump());
+  }
   const std::optional<long long> width = json_integer(head.at("m"));
   if (!width || *width != m)
     errors.fail(path + ".m", "width mismatch: the head has m=" + head.at("m").dump() +
@@ -133,8 +147,15 @@ std::shared_ptr<const Model> tabular_head(const JsonErrors& errors, const Json& 
   const std::size_t k = tokens.size();
   RationalMatrix kernel = head_table(errors, head.at("kernel"), path + ".kernel", k);
   RationalMatrix readout = head_table(errors, head.at("readout"), path + ".readout", k);
-  return std::make_shared<TabularModel>(m, std::move(tokens), std::move(kernel),
-                                        std::move(readout));
+  auto model =
+      std::make_shared<TabularModel>(m, std::move(tokens), std::move(kernel), std::move(readout));
+  if (declared) {
+    if (const std::optional<std::string> why = declared_class_violation(*model, *declared))
+      errors.fail(path + ".class",
+                  "the head declares class " + to_string(*declared) + " but " + *why);
+    model->set_declared_class(declared);
+  }
+  return model;
 }
 
 }  // namespace
