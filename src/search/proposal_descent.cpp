@@ -24,6 +24,14 @@ void AdamState::step(std::vector<double>& params, const std::vector<double>& gra
   }
 }
 
+Pairs used_pairs(const RankTask& task, const std::vector<std::uint32_t>& rows) {
+  const auto used = task.used_keys();
+  Pairs pairs;
+  for (std::uint32_t q : rows)
+    for (std::uint32_t z : used[q]) pairs.emplace_back(q, z);
+  return pairs;
+}
+
 FactoredHead::FactoredHead(std::size_t tokens, std::size_t features)
     : size(tokens),
       r(features),

@@ -4,6 +4,8 @@
 // Internal; double precision here only proposes, every proposal is re-verified exactly.
 #pragma once
 
+#include "kernelrank/search/rank_task.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -42,15 +44,8 @@ struct FactoredHead {
   void normalise_rows(const std::vector<std::uint32_t>& rows, bool absolute, double floor);
 };
 
-// The (query, used key) pairs of a task's rows.
-template <class Task>
-Pairs used_pairs(const Task& task, const std::vector<std::uint32_t>& rows) {
-  const auto used = task.used_keys();
-  Pairs pairs;
-  for (std::uint32_t q : rows)
-    for (std::uint32_t z : used[q]) pairs.emplace_back(q, z);
-  return pairs;
-}
+// The (query, used key) pairs of the task's rows: the kernel entries the searches need.
+Pairs used_pairs(const RankTask& task, const std::vector<std::uint32_t>& rows);
 
 struct DescentOutcome {
   double best = 1e300;  // the smallest max error seen
