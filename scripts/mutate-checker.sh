@@ -82,12 +82,23 @@ work=$(cd "$work" && pwd); src=$work/src; bld=$work/build; log=$work/log
 # ---- the scratch tree ----------------------------------------------------------------
 python3 "$gen" sync --root "$root" --to "$src" --skip "$work" || exit 2
 # _GLIBCXX_ASSERTIONS: a mutant that indexes one past the end of a vector or string_view
-# aborts (and is killed) instead of silently reading the neighbouring memory.
+# aborts (and is killed) instead of silently reading the neighbouring memory. The checker is
+# always built with them (src/check/CMakeLists.txt).
 flags=-D_GLIBCXX_ASSERTIONS
-if ! grep -q "^CMAKE_CXX_FLAGS:STRING=$flags\$" "$bld/CMakeCache.txt" 2>/dev/null; then
+generator=()
+[ ! -f "$bld/CMakeCache.txt" ] && command -v ninja >/dev/null && generator=(-G Ninja)
+compiler_cache_args=()
+if [ "$mode" = sample ]; then
+  # The CI sample builds in WORK/src/build, configured as scripts/build.sh configures build/:
+  # the same flags and the same paths relative to the build directory, so with ccache every
+  # unmutated object is the one the main build compiled, and only mutated files compile.
+  flags=
+  bld=$src/build
   generator=()
-  [ ! -f "$bld/CMakeCache.txt" ] && command -v ninja >/dev/null && generator=(-G Ninja)
-  cmake -S "$src" -B "$bld" "${generator[@]}" -DKERNELRANK_TORCH=OFF \
+  pushd "$root" > /dev/null && source scripts/lib/compiler-cache.sh && popd > /dev/null
+fi
+if ! grep -q "^CMAKE_CXX_FLAGS:STRING=$flags\$" "$bld/CMakeCache.txt" 2>/dev/null; then
+  cmake -S "$src" -B "$bld" "${generator[@]}" "${compiler_cache_args[@]}" -DKERNELRANK_TORCH=OFF \
         -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=$flags" > "$log/configure.log" 2>&1 ||
     { echo "mutate-checker.sh: configuring $bld failed, see $log/configure.log" >&2; exit 2; }
 fi

@@ -10,6 +10,7 @@
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 
@@ -128,7 +129,8 @@ EvalReport verify_upper_model(const Model& model, int m, int r) {
 
 }  // namespace
 
-TEST_CASE("min-rank upper: shipped PF models beat 2^m features on T(m,3), m = 7..10") {
+TEST_CASE("min-rank upper: shipped PF models beat 2^m features on T(m,3), m = 7..10" *
+          doctest::test_suite("slow")) {
   const std::vector<UpperCase> cases = {{7, 15}, {8, 29}, {9, 37}, {10, 47}};
   for (const UpperCase& c : cases) {
     CAPTURE(c.m);

@@ -3,6 +3,7 @@
 // inputs, each of which must fail with InputError naming the right line.
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 #include <algorithm>

@@ -5,6 +5,7 @@
 #include "kernelrank/models/multi_head.hpp"
 #include "kernelrank/models/multi_head_io.hpp"
 #include "kernelrank/search/open_min_rank.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 
@@ -133,7 +134,8 @@ TEST_CASE("the proposal search finds a signed one-feature head for T(2,3), verif
   CHECK(verify_multi_head(task, *result.model, {{1, true}}).passes());
 }
 
-TEST_CASE("every shipped open-question model solves its cube exactly with its feature count") {
+TEST_CASE("every shipped open-question model solves its cube exactly with its feature count" *
+          doctest::test_suite("slow")) {
   const std::string dir = std::string(KERNELRANK_SOURCE_DIR) + "/instances/models/open";
   int seen = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -167,7 +169,8 @@ TEST_CASE("every shipped open-question model solves its cube exactly with its fe
   CHECK(seen > 0);
 }
 
-TEST_CASE("a signed rank-1 head is refuted at m = 4 by Z3, and the refutation is inherited") {
+TEST_CASE("a signed rank-1 head is refuted at m = 4 by Z3, and the refutation is inherited" *
+          doctest::test_suite("slow")) {
   OpenMinRankOptions options;
   options.widths = {4, 5};
   options.open_class = {1, true};

@@ -99,7 +99,8 @@ TEST_CASE("profiles: agree exactly with brute force wherever both run") {
   CHECK(comparisons == 6 * 3 * (6 + 6 + 5 + 3));
 }
 
-TEST_CASE("profiles: softmax base 3 solves T(m,3) for every m <= 1000") {
+TEST_CASE("profiles: softmax base 3 solves T(m,3) for every m <= 1000" *
+          doctest::test_suite("slow")) {
   // The profiles of T(m,3) are those with query weight w <= m, so the maximum
   // error at each w up to 1000 settles every m <= 1000 at once. Expected by
   // hand: relative to the target t, the three overlaps are t + a, t, t + b and

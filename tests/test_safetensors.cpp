@@ -12,6 +12,7 @@
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 #include "kernelrank/models/safetensors.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 

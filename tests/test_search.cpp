@@ -10,6 +10,7 @@
 #include "search/child_process.hpp"
 
 #include "oracle/naive_model.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 
@@ -130,7 +131,8 @@ TEST_CASE("search: r = 1 models of T(m,3) for m <= 3 pass independent exact re-v
     }
 }
 
-TEST_CASE("search: the Z3 path alone finds a rank-2 PF model of T(4,3) that verifies exactly") {
+TEST_CASE("search: the Z3 path alone finds a rank-2 PF model of T(4,3) that verifies exactly" *
+          doctest::test_suite("slow")) {
   const RankTask task = cube_rank_task(4, 3);
   SearchOptions options = quick_options(2, SearchClass::PF);
   options.heuristic = false;
@@ -270,7 +272,8 @@ TEST_CASE("search: the order argument refutes r = 2 at m = 5 with an odd cycle, 
   CHECK(separations_consistent(toy, 3, nodes, 1000));
 }
 
-TEST_CASE("search: r = 3 at m = 5 is found and r = 2 refuted exactly") {
+TEST_CASE("search: r = 3 at m = 5 is found and r = 2 refuted exactly" *
+          doctest::test_suite("slow")) {
   const RankTask task = cube_rank_task(5, 3);
   SearchOptions options = quick_options(3, SearchClass::PF);
   options.heuristic_options.restarts = 4;
@@ -331,7 +334,7 @@ TEST_CASE("search: an isolated search gives the same verdict as an in-process on
   CHECK(!result.z3_version.empty());
 }
 
-TEST_CASE("search: the minimal-rank table for m <= 4") {
+TEST_CASE("search: the minimal-rank table for m <= 4" * doctest::test_suite("slow")) {
   MinRankOptions options;
   options.m_max = 4;
   options.classes = {SearchClass::NK};

@@ -18,6 +18,7 @@
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 #include "kernelrank/models/safetensors.hpp"
+#include "source_dir.hpp"
 
 #include <functional>
 #include <random>

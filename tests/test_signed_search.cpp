@@ -82,7 +82,8 @@ TEST_CASE("signed search: Z3 alone finds rank-1 signed models of T(m,3) for m <=
   }
 }
 
-TEST_CASE("signed search: no exact argument is claimed, and rank 1 on T(4,3) is refuted by Z3") {
+TEST_CASE("signed search: no exact argument is claimed, and rank 1 on T(4,3) is refuted by Z3" *
+          doctest::test_suite("slow")) {
   const RankTask task = cube_rank_task(4, 3);
   SearchOptions options = z3_only(1);
   options.exact_arguments = true;  // must be ignored: the order argument needs alpha >= 0

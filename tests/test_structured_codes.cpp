@@ -277,7 +277,8 @@ const StructuredCode* find_code(const std::vector<StructuredCode>& codes,
 }  // namespace
 
 TEST_CASE(
-    "structured codes: the shortened codes of the bound search have the design-theoretic sizes") {
+    "structured codes: the shortened codes of the bound search have the design-theoretic sizes" *
+    doctest::test_suite("slow")) {
   // RM(2,5)'s weight-16 words form a 3-design (AGL(5,2) is 3-transitive), the QR(48) code's
   // weight-24 words a 5-design (Assmus-Mattson), so for s <= 3 resp. 5 fixed coordinates the
   // number of words with a given pattern follows from b alone.
@@ -309,7 +310,8 @@ TEST_CASE(
   CHECK(structured_bound_codes(23, 0).empty());
 }
 
-TEST_CASE("structured codes: the bound search's small codes keep their parent's gaps") {
+TEST_CASE("structured codes: the bound search's small codes keep their parent's gaps" *
+          doctest::test_suite("slow")) {
   // Shortened RM(2,5): gaps >= 4 (distance >= 8); shortened QR(48): gaps >= 6 (distance >= 12);
   // the RM(2,5) extensions: gaps >= 4 (the parent part alone gives them).
   for (int m : {26, 27, 28}) {

@@ -8,6 +8,7 @@
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

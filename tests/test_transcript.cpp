@@ -3,6 +3,7 @@
 #include "kernelrank/bounds/transcript.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/instance.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 

@@ -494,6 +494,8 @@ def sync(src, dst, skip):
                 copied += 1
     removed = 0
     for here, dirs, files in os.walk(dst):
+        # A build tree inside the copy (the CI sample's) is the build's, not a stale source.
+        dirs[:] = [d for d in dirs if not is_build_tree(os.path.join(here, d), d, here == dst)]
         for name in files:
             path = os.path.join(here, name)
             if path not in wanted:

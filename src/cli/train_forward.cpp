@@ -33,8 +33,9 @@ int forward_to_trainer(int argc, char** argv) {
   execv(program.c_str(), args.data());
   std::cerr << "kernelrank: error: cannot run the trainer " << program << ": "
             << std::strerror(errno)
-            << " (it is built with kernelrank; install libtorch-dev with scripts/install-deps.sh "
-               "for a trainer that can train)\n";
+            << " (scripts/build.sh builds it, or cmake --build build --target kernelrank-train; "
+               "a trainer that can train needs libtorch-dev, which scripts/install-deps.sh "
+               "installs)\n";
   return kExitMalformed;
 }
 

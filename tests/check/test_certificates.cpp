@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "../source_dir.hpp"
 #include "check/family.hpp"
 #include "check/guarded_run.hpp"
 #include "check/sha256.hpp"

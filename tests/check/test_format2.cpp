@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "../source_dir.hpp"
 #include "check/sha256.hpp"
 #include "test_support.hpp"
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../source_dir.hpp"
 #include "check/check.hpp"
 #include "check/command_line.hpp"
 #include "check/generated_rows.hpp"

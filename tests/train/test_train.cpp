@@ -6,6 +6,7 @@
 #include "oracle/naive_parametric.hpp"
 #include "train/torch_head.hpp"
 
+#include "../source_dir.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/trained_verification.hpp"
