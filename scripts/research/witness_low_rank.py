@@ -123,11 +123,11 @@ def propose(factor, r, seed, iterations=20000):
     return None
 
 
-def descend(factor, r, seed, steps=30000, rate=0.01):
+def descend(factor, r, seed, steps=80000, rate=0.005):
     """Adam on the squared violations of the same box, over U and V directly."""
     k, ub = len(factor), upper_bounds(factor)
     off = ~np.eye(k, dtype=bool)
-    hi, lo = ub * 0.95, ub * 0.02
+    hi, lo = ub * 0.985, ub * 0.002
     rng = np.random.default_rng(seed)
     u = rng.normal(0, 1, (k, r))
     v = u + rng.normal(0, 0.1, (k, r))

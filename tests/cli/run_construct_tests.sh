@@ -51,7 +51,7 @@ count=$((count + 1))
 # the claim of instances/witness-m24.cert (cli_tests has the checker verify it), the upper
 # bounds the r of the shipped models (test_family_construction.cpp re-verifies them).
 claim=$(sed -n 's/^claim r >= //p' "$src/instances/witness-m24.cert")
-nk_r=$(sed -n 's/^kernelrank-model 1 .* r=\([0-9]*\) .*/\1/p' "$src/instances/models/witness-m24-nk-r21.features")
+nk_r=$(sed -n 's/^kernelrank-model 1 .* r=\([0-9]*\) .*/\1/p' "$src/instances/models/witness-m24-nk-r20.features")
 pf_r=$(sed -n 's/^kernelrank-model 1 .* r=\([0-9]*\) .*/\1/p' "$src/instances/models/witness-m24-relu-r24.model")
 contains "NK sandwich" "$(cat "$src/docs/min-rank.md")" "| NK | $claim <= r <= $nk_r |"
 contains "PF sandwich" "$(cat "$src/docs/min-rank.md")" "| PF | $claim <= r <= $pf_r |"
