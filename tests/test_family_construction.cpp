@@ -2,6 +2,7 @@
 // models of the witness family, each re-verified by the exact evaluator and by the
 // independent oracle of tests/oracle.
 #include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/bounds/family_construction.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
@@ -176,4 +177,32 @@ TEST_CASE("shipped witness models: exact evaluator and oracle agree they solve")
     }
     CHECK(oracle::naive_rank(table) <= 20);
   }
+}
+
+TEST_CASE("witness family: the shifted trace lemma (docs/bounds.md) gives r >= 18") {
+  // The checker-verified chains of the family certificate give alpha(q_i, c_i) > rho_ij
+  // alpha(q_i, c_j) with rho_ij = 5 (488 gap-6 pairs) or 9 (64 pairs through an
+  // intermediate). With W = J/10: e_ij = max(1/10, 1/rho_ij - 1/10) = 1/10 for both, so
+  // C_j = 23/100 and T_W = 24 (81/100) / (81/100 + 23/100) = 243/13 = 18.69..., hence
+  // r >= ceil(T_W) - 1 = 18 (docs/min-rank.md#witness-family); the trace rule alone gives 14.
+  const FamilyBound bound = certify_family(witness_family(), false);
+  REQUIRE(bound.found);
+  REQUIRE(bound.rows.size() == 24);
+  REQUIRE(bound.chains.size() == 24 * 23);
+  const Rational shift(1, 10);
+  std::vector<Rational> column_sums(bound.rows.size());
+  std::size_t gap6 = 0, through = 0;
+  for (const FamilyChain& chain : bound.chains) {
+    gap6 += chain.factor == 5 ? 1 : 0;
+    through += chain.factor == 9 ? 1 : 0;
+    const Rational e = std::max(shift, 1 / chain.factor - shift);
+    column_sums[chain.j] += e * e;
+  }
+  CHECK(gap6 == 488);
+  CHECK(through == 64);
+  Rational value = 0;
+  const Rational diagonal = (1 - shift) * (1 - shift);
+  for (const Rational& c : column_sums) value += diagonal / (diagonal + c);
+  CHECK(value == Rational(243, 13));
+  CHECK(ceil_of(value) - 1 == 18);
 }
