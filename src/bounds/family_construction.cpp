@@ -113,8 +113,7 @@ ComplementHead complement_head(const Family& family, const Rational& slope,
   const int m = family.m;
   if (static_cast<int>(k) > m)
     throw UsageError(
-        "the construction needs linearly independent query tokens, but the family "
-        "has " +
+        "the construction needs linearly independent query tokens, but the family has " +
         std::to_string(k) + " distinct queries in dimension m=" + std::to_string(m));
   RationalMatrix wanted(k, RationalVector(k, Rational(1)));
   for (std::size_t i = 0; i < k; ++i) wanted[i][i] = diagonal;
