@@ -40,4 +40,36 @@ std::size_t exact_rank(const std::vector<std::vector<Rational>>& matrix) {
   return rank;
 }
 
+std::optional<std::vector<std::vector<Rational>>> exact_solve(
+    const std::vector<std::vector<Rational>>& a, const std::vector<std::vector<Rational>>& b) {
+  const std::size_t k = a.size();
+  if (b.size() != k) throw std::invalid_argument("exact_solve: A and B have different row counts");
+  const std::size_t columns = k == 0 ? 0 : b.front().size();
+  // The augmented matrix [A | B], reduced to [I | X].
+  std::vector<std::vector<Rational>> work(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (a[i].size() != k) throw std::invalid_argument("exact_solve: A is not square");
+    if (b[i].size() != columns) throw std::invalid_argument("exact_solve: B is ragged");
+    work[i] = a[i];
+    work[i].insert(work[i].end(), b[i].begin(), b[i].end());
+  }
+  for (std::size_t col = 0; col < k; ++col) {
+    std::size_t pivot = col;
+    while (pivot < k && work[pivot][col] == 0) ++pivot;
+    if (pivot == k) return std::nullopt;
+    std::swap(work[pivot], work[col]);
+    const Rational inverse = 1 / work[col][col];
+    for (Rational& x : work[col]) x *= inverse;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (i == col || work[i][col] == 0) continue;
+      const Rational factor = work[i][col];
+      for (std::size_t j = col; j < k + columns; ++j) work[i][j] -= factor * work[col][j];
+    }
+  }
+  std::vector<std::vector<Rational>> x(k);
+  for (std::size_t i = 0; i < k; ++i)
+    x[i].assign(work[i].begin() + static_cast<std::ptrdiff_t>(k), work[i].end());
+  return x;
+}
+
 }  // namespace kernelrank

@@ -43,6 +43,7 @@ void add_transition_command(CLI::App& app, const GlobalOptions& global, Action& 
 void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_witness_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_certify_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_construct_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_counterexample_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_bench_command(CLI::App& app, const GlobalOptions& global, Action& action);

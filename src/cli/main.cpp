@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
           &add_certify_command,    &add_counterexample_command, &add_generate_command,
           &add_bench_command,      &add_bench_scale_commands,   &add_search_command,
           &add_readout_command,    &add_min_rank_command,       &add_open_min_rank_command,
-          &add_plot_command,       &add_transcript_command})
+          &add_plot_command,       &add_transcript_command,     &add_construct_command})
       add(app, global, action);
     add_train_placeholder(app);
   });
