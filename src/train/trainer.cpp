@@ -22,13 +22,6 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kGradientClip = 10.0;
 
-double float_accuracy(const torch::Tensor& outputs, const torch::Tensor& targets) {
-  if (outputs.numel() == 0) return 1.0;
-  // NaN compares false, so an undefined output counts as wrong.
-  const torch::Tensor correct = (outputs - targets).abs() < 0.5;
-  return correct.to(torch::kFloat64).mean().item<double>();
-}
-
 std::vector<double> outputs_of(const train::TorchHead& head, const Family& family, double epsilon) {
   if (family.instances.empty()) return {};
   torch::NoGradGuard no_grad;

@@ -7,6 +7,7 @@
 #include "train/torch_head.hpp"
 
 #include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/trained_ball_verification.hpp"
 #include "kernelrank/eval/trained_verification.hpp"
@@ -248,8 +249,8 @@ TEST_CASE("train: the default relu recipe solves a reduced witness family, the o
   REQUIRE(family.instances.size() == 4 * 49);
   TrainConfig config;  // defaults: query-token init, 2 constant features, band loss
   config.feature = "relu";
-  config.r = 6;
-  config.epochs = 1500;
+  config.r = 10;
+  config.epochs = 3000;
   const TrainedHead trained = train_head(family, Family{24, 3, {}}, config);
   CHECK(trained.init == "query-tokens");
   const auto exact = parametric_model_from_weights(trained.weights);
