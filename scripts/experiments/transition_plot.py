@@ -51,14 +51,22 @@ def script(args, models):
         style = f"with linespoints lw 1.8 dt {dash} pt {point} ps 1.3 lc rgb '{colour}'"
         top.append(f"$s{i} using 1:2 {style} title '{key[0]}, {key[1]} init'")
         bottom.append(f"$s{i} using 1:3 {style} notitle")
-    soft = [m for m in models if m["feature"] == "softmax"]
-    if soft:
-        solved = sum(m["train"]["exact"]["verdict"].startswith("solves") for m in soft)
-        top.append(f"NaN with points pt 0 title 'softmax (ball arithmetic): "
-                   f"{solved}/{len(soft)} seeds solve'")
+    soft = {}
+    for m in models:
+        if m["feature"] == "softmax":
+            soft.setdefault(m.get("recipe", {}).get("init", "random"), []).append(m)
+    for init, ms in sorted(soft.items()):
+        solved = sum(m["train"]["exact"]["verdict"].startswith("solves") for m in ms)
+        top.append(f"NaN with points pt 0 title 'softmax, {init} init: {solved}/{len(ms)} "
+                   f"seeds solve (ball)'")
+    top.append(f"NaN with boxes fs solid 0.5 fc rgb '#f2dede' title 'r < {args.lower}: no head "
+               f"solves (certificate)'")
+    top.append(f"NaN with boxes fs solid 0.5 fc rgb '#dff0d8' title 'r >= {args.upper}: "
+               f"an exact head exists'")
     seeds = max(len(v) for g in groups.values() for v in g.values())
     lo, hi = min(rs) / 1.3, max(rs) * 1.3
-    common = (f"set logscale x 2\nset xrange [{lo}:{hi}]\nset grid xtics ytics lc rgb '#dddddd'\n"
+    common = (f"set lmargin at screen 0.07\nset rmargin at screen 0.64\n"
+              f"set logscale x 2\nset xrange [{lo}:{hi}]\nset grid xtics ytics lc rgb '#dddddd'\n"
               f"set object 1 rect from {lo},graph 0 to {args.lower},graph 1 "
               f"fc rgb '#f2dede' fs solid 0.5 noborder behind\n"
               f"set object 2 rect from {args.upper},graph 0 to {hi},graph 1 "
@@ -75,7 +83,8 @@ def script(args, models):
             f"set label 2 'constructed exact head, r = {args.upper}' at {args.upper},graph 0.93 "
             f"left offset 0.5,0 tc rgb '#3c763d'\n")
     out += ("set ylabel 'median decided error rate'\nset yrange [-0.03:1.03]\n"
-            "set key outside right top box opaque\nset format x ''\nunset xlabel\n")
+            "set key at screen 0.655,0.93 left top Left reverse box opaque width -2\n"
+            "set format x ''\nunset xlabel\n")
     out += "plot " + ", ".join(top) + "\n"
     out += "unset label 1\nunset label 2\n"
     out += (f"set label 3 'upper bound: {args.upper_source}' at graph 0.01,graph 1.06 "
@@ -100,8 +109,8 @@ def main():
         sys.exit("--upper is below --lower: the bounds contradict each other")
     models = json.load(open(args.report))["models"]
     body = script(args, models)
-    for terminal, ext in (("pngcairo size 1100,800 font 'Sans,10'", "png"),
-                          ("svg size 1100,800 font 'Sans,12'", "svg")):
+    for terminal, ext in (("pngcairo size 1200,800 font 'Sans,10'", "png"),
+                          ("svg size 1200,800 font 'Sans,12'", "svg")):
         gp = f"set terminal {terminal}\nset output '{args.out}.{ext}'\n" + body
         subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 

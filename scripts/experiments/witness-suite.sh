@@ -8,19 +8,21 @@
 #   scripts/experiments/witness-suite.sh [full|ci] [OUT_DIR]     (default: full build/witness)
 # Environment: UPPER (default 25) and UPPER_SOURCE: the smallest r of a verified exact head
 # for the family and where it comes from (a shipped model or a measurement); RANKS, SEEDS and
-# FEATURES override the preset's grid.
+# FEATURES override the preset's grid, RANDOM_RANKS and RANDOM_SEEDS the random-init part.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 preset="${1:-full}"
 out="${2:-build/witness-$preset}"
 case "$preset" in
   full) ranks=1,2,4,8,12,14,16,20,24,32,64; seeds=1,2,3; epochs=6000; soft_epochs=2000 ;;
-  ci) ranks=2,16; seeds=1; epochs=200; soft_epochs=20 ;;
+  ci) ranks=2,16; seeds=1; epochs=100; soft_epochs=10 ;;
   *) echo "usage: $0 [full|ci] [OUT_DIR]" >&2; exit 2 ;;
 esac
 ranks="${RANKS:-$ranks}"
 seeds="${SEEDS:-$seeds}"
 features="${FEATURES:-relu,square}"
+random_ranks="${RANDOM_RANKS:-$ranks}"
+random_seeds="${RANDOM_SEEDS:-$seeds}"
 upper="${UPPER:-25}"
 upper_source="${UPPER_SOURCE:-relu complement-detector head, r = 25 (issue 27, measured)}"
 [ -n "${KR:-}" ] || { scripts/build.sh >/dev/null; KR=build/kernelrank; }
@@ -31,13 +33,13 @@ start=$(date +%s)
 "$KR" --quiet --json certify --family "$family" --cert "$out/witness.cert" >"$out/certify.json"
 "$CHECK" "$out/witness.cert" "$family" >"$out/check.txt"
 bound=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bound"])' "$out/certify.json")
-common=(--quiet train --family "$family" --seed "$seeds" --threads 1)
-"$KR" "${common[@]}" --feature "$features" --r "$ranks" --epochs "$epochs" --init query-tokens \
-  --out "$out/data" >"$out/train-data.txt"
-"$KR" "${common[@]}" --feature "$features" --r "$ranks" --epochs "$epochs" --init random \
-  --out "$out/random" >"$out/train-random.txt"
-"$KR" "${common[@]}" --feature softmax --epochs "$soft_epochs" --out "$out/softmax" \
-  >"$out/train-softmax.txt"
+common=(--quiet train --family "$family" --threads 1)
+"$KR" "${common[@]}" --feature "$features" --r "$ranks" --seed "$seeds" --epochs "$epochs" \
+  --init query-tokens --out "$out/data" >"$out/train-data.txt"
+"$KR" "${common[@]}" --feature "$features" --r "$random_ranks" --seed "$random_seeds" \
+  --epochs "$epochs" --init random --out "$out/random" >"$out/train-random.txt"
+"$KR" "${common[@]}" --feature softmax --seed "$seeds" --epochs "$soft_epochs" \
+  --out "$out/softmax" >"$out/train-softmax.txt"
 /usr/bin/python3 - "$out/report.json" "$out/data/report.json" "$out/random/report.json" \
   "$out/softmax/report.json" <<'PY'
 import json, sys
