@@ -66,7 +66,7 @@ def witness(args):
     models = load(args.report)
     check_bound(models, args.bound, "train")
     seeds = sorted({m["seed"] for m in models})
-    head = "| feature | r | " + " | ".join(f"seed {s}: error rate (max error)" for s in seeds)
+    head = "| feature | init | r | " + " | ".join(f"seed {s}: error rate (max error)" for s in seeds)
     print(head + " | decided solving | float/decided disagreements | seconds per model |")
     print("|---|---|---:|" + "---|" * len(seeds) + "---:|---:|---:|")
     groups = {}

@@ -75,12 +75,17 @@ def script(args, models):
               f"lw 2 dt (10,5) lc rgb '#a94442'\n"
               f"set arrow 2 from {args.upper},graph 0 to {args.upper},graph 1 nohead "
               f"lw 2 dt (10,5) lc rgb '#3c763d'\n")
-    xt = "set xtics (" + ", ".join(f"'{r}' {r}" for r in rs) + ")\n"
+    # Ticks at the trained r and the bounds, skipping a bound that would overlap a tick.
+    ticks = sorted({r for g in groups.values() for r in g})
+    for bound in (args.lower, args.upper):
+        if all(abs(bound - t) / t > 0.1 for t in ticks):
+            ticks = sorted(ticks + [bound])
+    xt = "set xtics (" + ", ".join(f"'{r}' {r}" for r in ticks) + ")\n"
     out = "".join(blocks)
     out += "set multiplot layout 2,1 title \"" + args.title + "\"\n" + common + xt
     out += (f"set label 1 'certified r >= {args.lower}' at {args.lower},graph 0.93 right "
             f"offset -0.5,0 tc rgb '#a94442'\n"
-            f"set label 2 'constructed exact head, r = {args.upper}' at {args.upper},graph 0.93 "
+            f"set label 2 'exact head, r = {args.upper}' at {args.upper},graph 0.85 "
             f"left offset 0.5,0 tc rgb '#3c763d'\n")
     out += ("set ylabel 'median decided error rate'\nset yrange [-0.03:1.03]\n"
             "set key at screen 0.655,0.93 left top Left reverse box opaque width -2\n"
