@@ -69,6 +69,13 @@ for m in a["models"] + b["models"]:
 assert a == b
 PY
 
+# --- --init model:PATH with 0 steps gives back the model it started from (doubles are exact) ---
+run 0 "start from a trained model" -- "$kr" --quiet train --family "$family" --feature relu --r 2 \
+  --epochs 0 --init "model:$work/grid/relu-r2-s1.model" --out "$work/frommodel"
+count=$((count + 1))
+cmp -s "$work/grid/relu-r2-s1.model" "$work/frommodel/relu-r2-s1.model" ||
+  fail "--init model with 0 steps changed the model"
+
 # --- train/test pools and the softmax baseline ----------------------------------------
 run 0 "generate pools" -- "$kr" --quiet generate --m 8 --n 3 --train 200 --test 100 --seed 3 \
   --format family --out-prefix "$work/pool"
