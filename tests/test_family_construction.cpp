@@ -10,6 +10,7 @@
 
 #include "oracle/naive_model.hpp"
 #include "oracle/naive_parametric.hpp"
+#include "source_dir.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,12 +2,16 @@
 """Markdown tables from `kernelrank train` reports (docs/experiments.md).
 
   experiment_table.py witness REPORT.json --bound R
-      one row per (feature map, r): exact error rate and exact max error per seed on the
-      training family, how many seeds are verified exact, float/exact disagreements.
+      one row per (feature map, initialisation, r): decided error rate and max error per seed
+      on the training family, how many seeds are decided solving, float/decided disagreements,
+      training seconds per model.
   experiment_table.py ood --scale LABEL REPORT.json BOUND [--scale ...]
       per scale and r: exact-sequence accuracy on the test pool per seed (exact verdicts),
-      the training verdicts, the softmax baseline (float only), and the transition: the
+      the training verdicts, the softmax baseline (ball arithmetic), and the transition: the
       smallest r at which the median seed reaches the accuracy threshold.
+
+Relu and square heads are decided exactly (rationals); softmax heads by ball arithmetic (the
+report's "exact" object then names the method, and "undecided at P bits" is possible).
 
 Exact values come from the report as "p/q" strings and are compared as fractions; decimals
 are for display only. Also checks what must hold: no model with r below the certified bound
@@ -35,7 +39,11 @@ def rate(split):
 
 
 def solves(split):
-    return split["exact"]["verdict"] == "solves (verified exactly)"
+    return split["exact"]["verdict"].startswith("solves")
+
+
+def init_of(m):
+    return m.get("recipe", {}).get("init", "random")
 
 
 def fmt_rate(x):
@@ -58,32 +66,38 @@ def witness(args):
     models = load(args.report)
     check_bound(models, args.bound, "train")
     seeds = sorted({m["seed"] for m in models})
-    head = "| feature | r | " + " | ".join(f"seed {s}: error rate (max error)" for s in seeds)
-    print(head + " | verified exact | float/exact disagreements |")
-    print("|---|---:|" + "---|" * len(seeds) + "---:|---:|")
+    head = "| feature | init | r | " + " | ".join(f"seed {s}: error rate (max error)" for s in seeds)
+    print(head + " | decided solving | float/decided disagreements | seconds per model |")
+    print("|---|---|---:|" + "---|" * len(seeds) + "---:|---:|---:|")
     groups = {}
     for m in models:
-        groups.setdefault((m["feature"], m["r"]), {})[m["seed"]] = m
+        groups.setdefault((m["feature"], init_of(m), m["r"]), {})[m["seed"]] = m
     order = {"relu": 0, "square": 1, "softmax": 2}
-    for (feature, r), by_seed in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][1])):
-        cells, exact, disagree = [], 0, 0
+    for (feature, init, r), by_seed in sorted(
+            groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][1], kv[0][2])):
+        cells, exact, disagree, seconds = [], 0, 0, []
         for s in seeds:
             m = by_seed.get(s)
             if m is None:
                 cells.append("-")
                 continue
             t = m["train"]
-            if feature == "softmax":
+            seconds.append(m.get("timing", {}).get("train_seconds", 0))
+            if t["exact"]["verdict"] == "float-only":
                 cells.append(f"{t['float_error_rate']:.3f} (float only)")
                 continue
-            cells.append(f"{fmt_rate(rate(t))} ({fmt_max(t)})")
+            undecided = int(t["exact"].get("undecided", "0"))
+            cells.append(f"{fmt_rate(rate(t))} ({fmt_max(t)})" +
+                         (f", {undecided} undecided" if undecided else ""))
             exact += solves(t)
             disagree += t["disagreements"]
         below = " (below bound)" if feature != "softmax" and r < args.bound else ""
         rr = "m scores" if feature == "softmax" else f"{r}{below}"
-        ex = "float only" if feature == "softmax" else f"{exact}/{len(by_seed)}"
-        dis = "-" if feature == "softmax" else str(disagree)
-        print(f"| {feature} | {rr} | " + " | ".join(cells) + f" | {ex} | {dis} |")
+        ex = f"{exact}/{len(by_seed)}"
+        how = " (ball)" if feature == "softmax" else ""
+        sec = f"{statistics.median(seconds):.0f}" if seconds else "-"
+        print(f"| {feature}{how} | {init} | {rr} | " + " | ".join(cells) +
+              f" | {ex} | {disagree} | {sec} |")
 
 
 def ood(args):
@@ -93,7 +107,7 @@ def ood(args):
         check_bound(models, bound, "train")
         print(f"\n**{label}** (certified r >= {bound} for the training family)\n")
         seeds = sorted({m["seed"] for m in models})
-        print("| feature | r | test exact-sequence accuracy per seed | median | train verified exact |")
+        print("| feature | r | test exact-sequence accuracy per seed | median | train decided solving |")
         print("|---|---:|---|---:|---:|")
         transition = None
         by = {}
@@ -102,9 +116,10 @@ def ood(args):
         for (feature, r), ms in sorted(by.items(), key=lambda kv: (kv[0][0] == "softmax", kv[0])):
             ms.sort(key=lambda m: m["seed"])
             if feature == "softmax":
-                accs = [1 - m["test"]["float_error_rate"] for m in ms]
-                print(f"| softmax | m scores | " + ", ".join(f"{a:.3f}" for a in accs) +
-                      f" (float only) | {statistics.median(accs):.3f} | float only |")
+                accs = [1 - rate(m["test"]) for m in ms]
+                exact = sum(solves(m["train"]) for m in ms)
+                print(f"| softmax (ball) | m scores | " + ", ".join(fmt_rate(a) for a in accs) +
+                      f" | {fmt_rate(statistics.median(accs))} | {exact}/{len(ms)} |")
                 continue
             accs = [1 - rate(m["test"]) for m in ms]
             med = statistics.median(accs)

@@ -9,16 +9,20 @@
 // on the thread count.
 #include "commands.hpp"
 #include "report_output.hpp"
+#include "train_report.hpp"
 
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/trained_verification.hpp"
+#include "kernelrank/models/head_layouts.hpp"
+#include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 #include "kernelrank/train/train.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -36,14 +40,12 @@ namespace {
 struct TrainArgs {
   std::string family, train, test, out;
   std::vector<int> r = {8};
-  std::vector<std::string> features = {"square"};
+  std::vector<std::string> features = {"relu"};
   std::vector<std::uint64_t> seeds = {1};
-  int epochs = 2000;
-  double lr = 0.01;
-  int d = 0;
+  TrainConfig recipe;  // everything but feature, r and seed (and positions, set from n)
+  std::string init = "default";
   bool position_dependent = false;
-  double temperature = 0;
-  double epsilon = 1e-9;
+  bool last_step = false;
   unsigned threads = 0;
   std::size_t listed_disagreements = 5;
 };
@@ -55,7 +57,8 @@ struct Job {
 
 struct JobResult {
   TrainedHead head;
-  std::optional<SplitVerification> train, test;
+  std::optional<SplitVerification> train, test;                // relu, square: exact
+  std::optional<BallSplitVerification> ball_train, ball_test;  // softmax: ball arithmetic
   double verify_seconds = 0;
 };
 
@@ -67,15 +70,11 @@ std::vector<Job> grid_of(const TrainArgs& args, int n) {
     for (const int r : ranks) {
       for (const std::uint64_t seed : args.seeds) {
         Job job;
+        job.config = args.recipe;
         job.config.feature = feature;
         job.config.r = feature == "softmax" ? 1 : r;
-        job.config.d = args.d;
         job.config.positions = args.position_dependent ? n : 0;
         job.config.seed = seed;
-        job.config.epochs = args.epochs;
-        job.config.learning_rate = args.lr;
-        job.config.denominator_epsilon = args.epsilon;
-        job.config.temperature = args.temperature;
         job.name = feature + (feature == "softmax" ? "" : "-r" + std::to_string(r)) + "-s" +
                    std::to_string(seed);
         jobs.push_back(job);
@@ -95,71 +94,34 @@ void check_args(const TrainArgs& args) {
       throw UsageError("--feature must be relu, square or softmax, not '" + f + "'");
   for (const int r : args.r)
     if (r < 1 || r > 4096) throw UsageError("--r must be in 1..4096, not " + std::to_string(r));
-  if (args.epochs < 0 || args.epochs > 10'000'000)
-    throw UsageError("--epochs must be in 0..10000000");
-  if (!(args.lr > 0) || !std::isfinite(args.lr)) throw UsageError("--lr must be a positive number");
-  if (args.d < 0 || args.d > 4096) throw UsageError("--d must be in 0..4096 (0 means d = m)");
-  if (!(args.epsilon >= 0) || !std::isfinite(args.epsilon))
+  const TrainConfig& c = args.recipe;
+  if (c.epochs < 0 || c.epochs > 10'000'000) throw UsageError("--epochs must be in 0..10000000");
+  if (!(c.learning_rate > 0) || !std::isfinite(c.learning_rate))
+    throw UsageError("--lr must be a positive number");
+  if (c.d < 0 || c.d > 4096) throw UsageError("--d must be in 0..4096 (0 means d = m)");
+  if (!(c.denominator_epsilon >= 0) || !std::isfinite(c.denominator_epsilon))
     throw UsageError("--epsilon must be a nonnegative number");
-  if (!(args.temperature >= 0) || !std::isfinite(args.temperature))
+  if (!(c.temperature >= 0) || !std::isfinite(c.temperature))
     throw UsageError("--temperature must be a nonnegative number (0: learned)");
+  if (c.loss != "band" && c.loss != "mse")
+    throw UsageError("--loss must be band or mse, not '" + c.loss + "'");
+  if (!(c.band >= 0 && c.band < 0.5)) throw UsageError("--band must be in [0, 0.5)");
+  if (c.constant_features < 0 || c.constant_features > 4096)
+    throw UsageError("--constant-features must be in 0..4096");
+  if (c.polish_steps < 0 || c.polish_steps > 1'000'000)
+    throw UsageError("--polish must be in 0..1000000");
+  if (!(c.init_noise >= 0) || !std::isfinite(c.init_noise))
+    throw UsageError("--init-noise must be a nonnegative number");
+  static const char* const kInits[] = {"default", "random", "query-tokens", "instance-tokens",
+                                       "l5"};
+  if (std::find(std::begin(kInits), std::end(kInits), args.init) == std::end(kInits) &&
+      args.init.rfind("model:", 0) != 0)
+    throw UsageError(
+        "--init must be default, random, query-tokens, instance-tokens, l5 or "
+        "model:PATH, not '" +
+        args.init + "'");
   if (args.seeds.empty() || args.r.empty() || args.features.empty())
     throw UsageError("--r, --seed and --feature need at least one value");
-}
-
-nlohmann::json split_to_json(const SplitVerification& split, bool exact_available) {
-  // Float figures are for comparison only (JSON numbers); the exact ones are "p/q" strings.
-  const double float_error_rate = split.instances == 0 ? 0.0
-                                                       : static_cast<double>(split.float_failing) /
-                                                             static_cast<double>(split.instances);
-  nlohmann::json j = {{"instances", split.instances},
-                      {"float_failing", split.float_failing},
-                      {"float_error_rate", float_error_rate},
-                      {"float_accuracy", 1.0 - float_error_rate}};
-  if (!exact_available) {
-    j["exact"] = {{"verdict", "float-only"},
-                  {"reason", "exp features are not rational: no exact verdict"}};
-    return j;
-  }
-  const EvalReport& r = split.exact;
-  nlohmann::json exact = {{"verdict", r.solves() ? "solves (verified exactly)" : "fails"},
-                          {"failing", r.failing.str()},
-                          {"undefined", r.undefined.str()},
-                          {"error_rate", to_string(r.error_rate())}};
-  exact["max_error"] =
-      r.max_error ? nlohmann::json(to_string(*r.max_error)) : nlohmann::json(nullptr);
-  exact["first_failure"] =
-      r.failures.empty()
-          ? nlohmann::json(nullptr)
-          : nlohmann::json(
-                {{"instance", to_string(r.failures[0].instance)},
-                 {"target", r.failures[0].target},
-                 {"output", r.failures[0].output ? nlohmann::json(to_string(*r.failures[0].output))
-                                                 : nlohmann::json(nullptr)}});
-  j["exact"] = exact;
-  j["disagreements"] = split.disagreement_count;
-  nlohmann::json listed = nlohmann::json::array();
-  for (const FloatExactDisagreement& dis : split.disagreements)
-    listed.push_back(
-        {{"instance", to_string(dis.instance)},
-         {"target", dis.target},
-         {"float_output", std::isfinite(dis.float_output) ? nlohmann::json(dis.float_output)
-                                                          : nlohmann::json("not finite")},
-         {"exact_output", dis.exact_output ? nlohmann::json(to_string(*dis.exact_output))
-                                           : nlohmann::json(nullptr)},
-         {"float_says", dis.float_fails ? "fails" : "correct"},
-         {"exact_says", dis.exact_fails ? "fails" : "correct"}});
-  j["disagreement_list"] = listed;
-  return j;
-}
-
-// Float-only split (softmax): the float outputs alone.
-SplitVerification float_only_split(const Family& family, const std::vector<double>& outputs) {
-  SplitVerification split;
-  split.instances = family.instances.size();
-  for (std::size_t i = 0; i < outputs.size(); ++i)
-    if (!(std::fabs(outputs[i] - min_ip_target(family.instances[i])) < 0.5)) ++split.float_failing;
-  return split;
 }
 
 // One progress line on stderr (terminal only), shared by the worker threads.
@@ -203,8 +165,14 @@ JobResult run_job(const Job& job, const Family& train, const Family& test,
                         head_to_safetensors(result.head.weights));
   const auto start = std::chrono::steady_clock::now();
   if (job.config.feature == "softmax") {
-    result.train = float_only_split(train, result.head.train_outputs);
-    if (!test.instances.empty()) result.test = float_only_split(test, result.head.test_outputs);
+    // exp is not rational: the rigorous verdict comes from ball arithmetic on the exact
+    // weights, read back from the bytes just written.
+    const RealHead head = read_real_head(
+        parse_safetensors(job.name + ".safetensors", head_to_safetensors(result.head.weights)),
+        HeadReadOptions{});
+    result.ball_train = verify_split_ball(head, train, result.head.train_outputs, listed);
+    if (!test.instances.empty())
+      result.ball_test = verify_split_ball(head, test, result.head.test_outputs, listed);
   } else {
     const std::unique_ptr<ParametricModel> exact =
         parametric_model_from_weights(result.head.weights);
@@ -247,25 +215,13 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const Family& trai
   return results;
 }
 
-std::string cell(const SplitVerification& s, bool exact) {
-  std::string text = std::to_string(s.float_failing) + " | ";
-  if (!exact) return text + "- | - | float-only | -";
-  const EvalReport& r = s.exact;
-  text += r.failing.str() + (r.undefined != 0 ? " (" + r.undefined.str() + " undef)" : "") + " | ";
-  // Trained weights give long exact fractions: the table shows 6 places, report.json the exact
-  // value.
-  text += (r.max_error ? "~" + to_decimal(*r.max_error, 6) : std::string("none defined")) + " | ";
-  text += std::string(r.solves() ? "solves (verified exactly)" : "FAILS") + " | ";
-  return text + std::to_string(s.disagreement_count);
-}
-
 // The benchmark line: training throughput per worker (instances x epochs per second of a
 // model's own training time) and the mean exact re-verification time per model.
 std::string throughput_line(const std::vector<Job>& jobs, const std::vector<JobResult>& results,
                             const Family& train) {
   double instance_epochs = 0, train_seconds = 0, verify_seconds = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    instance_epochs += static_cast<double>(train.instances.size()) * jobs[i].config.epochs;
+    instance_epochs += static_cast<double>(train.instances.size()) * results[i].head.steps;
     train_seconds += results[i].head.train_seconds;
     verify_seconds += results[i].verify_seconds;
   }
@@ -278,45 +234,74 @@ std::string throughput_line(const std::vector<Job>& jobs, const std::vector<JobR
   return line;
 }
 
+// --init model:PATH: any relu or square parametric model file (text or safetensors), its
+// weights rounded to doubles as the starting point.
+HeadWeights init_model(const std::string& path) {
+  const std::unique_ptr<Model> model = read_model(path);
+  const auto* parametric = dynamic_cast<const ParametricModel*>(model.get());
+  if (parametric == nullptr || parametric->activation() == Activation::Identity)
+    throw UsageError("--init model:" + path +
+                     ": the model must be a relu or square kind=parametric head");
+  return rounded_head_weights(*parametric);
+}
+
 int run_train(const TrainArgs& args, const GlobalOptions& global) {
   check_args(args);
   if (!training_available()) train_head(Family{}, Family{}, TrainConfig{});  // throws: no torch
   const Family train = read_family(args.family.empty() ? args.train : args.family);
   const Family test = args.test.empty() ? Family{train.m, train.n, {}} : read_family(args.test);
-  const std::vector<Job> jobs = grid_of(args, train.n);
+  TrainArgs resolved = args;
+  resolved.recipe.keep_best = !args.last_step;
+  resolved.recipe.init = args.init.rfind("model:", 0) == 0 ? "model" : args.init;
+  if (args.init.rfind("model:", 0) == 0)
+    resolved.recipe.init_weights = init_model(args.init.substr(6));
+  const std::vector<Job> jobs = grid_of(resolved, train.n);
   std::error_code ec;
   std::filesystem::create_directories(args.out, ec);
   if (ec || !std::filesystem::is_directory(args.out))
     throw OutputError("cannot create the output directory " + args.out);
-  const std::vector<JobResult> results = run_jobs(jobs, train, test, args, global);
+  const std::vector<JobResult> results = run_jobs(jobs, train, test, resolved, global);
 
   nlohmann::json models = nlohmann::json::array();
   std::string human =
-      "name | split | float failing | exact failing | exact max error | exact verdict | "
-      "float/exact disagreements\n";
+      "name | split | float failing | decided failing | max error | verdict | "
+      "float/decided disagreements\n";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     const JobResult& res = results[i];
-    const bool exact = job.config.feature != "softmax";
+    const TrainConfig& c = job.config;
+    const bool exact = c.feature != "softmax";
     nlohmann::json record = {
         {"name", job.name},
-        {"feature", job.config.feature},
-        {"r", exact ? job.config.r : res.head.weights.r},
-        {"seed", job.config.seed},
+        {"feature", c.feature},
+        {"r", exact ? c.r : res.head.weights.r},
+        {"seed", c.seed},
         {"d", res.head.weights.d},
-        {"positions", job.config.positions},
-        {"epochs", job.config.epochs},
-        {"lr", job.config.learning_rate},
+        {"positions", c.positions},
+        {"epochs", c.epochs},
+        {"lr", c.learning_rate},
+        {"recipe",
+         {{"init", res.head.init},
+          {"loss", c.loss},
+          {"band", c.band},
+          {"constant_features", exact ? c.constant_features : 0},
+          {"frozen_constant_features", c.freeze_constant_features},
+          {"polish_steps", c.polish_steps},
+          {"kept", c.keep_best ? "best snapshot" : "last step"},
+          {"steps", res.head.steps},
+          {"returned_step", res.head.best_step}}},
         {"final_loss", res.head.final_loss},
         {"files", {{"safetensors", job.name + ".safetensors"}}},
-        {"train", split_to_json(*res.train, exact)},
+        {"train", exact ? split_to_json(*res.train) : split_to_json(*res.ball_train)},
         {"timing",
          {{"train_seconds", res.head.train_seconds}, {"verify_seconds", res.verify_seconds}}}};
     if (exact) record["files"]["model"] = job.name + ".model";
-    human += job.name + " | train | " + cell(*res.train, exact) + "\n";
-    if (res.test) {
-      record["test"] = split_to_json(*res.test, exact);
-      human += job.name + " | test | " + cell(*res.test, exact) + "\n";
+    human += job.name + " | train | " +
+             (exact ? split_cell(*res.train) : split_cell(*res.ball_train)) + "\n";
+    if (res.test || res.ball_test) {
+      record["test"] = exact ? split_to_json(*res.test) : split_to_json(*res.ball_test);
+      human += job.name + " | test | " +
+               (exact ? split_cell(*res.test) : split_cell(*res.ball_test)) + "\n";
     }
     models.push_back(record);
   }
@@ -350,14 +335,36 @@ void add_train_command(CLI::App& app, const GlobalOptions& global, Action& actio
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--seed", args->seeds, "Seeds (list)")->delimiter(',')->capture_default_str();
-  cmd->add_option("--epochs", args->epochs, "Full-batch Adam steps")->capture_default_str();
-  cmd->add_option("--lr", args->lr, "Initial learning rate (cosine decay to lr/100)")
+  TrainConfig& c = args->recipe;
+  cmd->add_option("--epochs", c.epochs, "Adam steps at most (full batch; stops at band loss 0)")
       ->capture_default_str();
-  cmd->add_option("--d", args->d, "Value width d (0: d = m)")->capture_default_str();
+  cmd->add_option("--lr", c.learning_rate, "Initial learning rate (cosine decay to lr/100)")
+      ->capture_default_str();
+  cmd->add_option("--d", c.d, "Value width d (0: d = m)")->capture_default_str();
   cmd->add_flag("--position-dependent", args->position_dependent, "Separate maps per position");
-  cmd->add_option("--temperature", args->temperature, "softmax: fixed temperature (0: learned)")
+  cmd->add_option("--loss", c.loss, "band: mean(relu(|y - t| - band)); mse: mean((y - t)^2)")
       ->capture_default_str();
-  cmd->add_option("--epsilon", args->epsilon, "Training-only epsilon added to the denominator")
+  cmd->add_option("--band", c.band, "Half-width of the zero-loss band of --loss band")
+      ->capture_default_str();
+  cmd->add_option("--init", args->init,
+                  "default, random, query-tokens, instance-tokens, l5 (softmax), model:PATH")
+      ->capture_default_str();
+  cmd->add_option("--init-noise", c.init_noise,
+                  "Seeded noise of the data-informed inits (times the random init)")
+      ->capture_default_str();
+  cmd->add_option("--constant-features", c.constant_features,
+                  "Features that start constant (relu/square; part of r)")
+      ->capture_default_str();
+  cmd->add_flag("--freeze-constant-features", c.freeze_constant_features,
+                "Keep the constant features constant");
+  cmd->add_option("--polish", c.polish_steps, "LBFGS steps after Adam (0: none)")
+      ->capture_default_str();
+  cmd->add_flag("--last-step", args->last_step,
+                "Return the last step's weights, not the best snapshot");
+  cmd->add_option("--temperature", c.temperature, "softmax: fixed temperature (0: learned)")
+      ->capture_default_str();
+  cmd->add_option("--epsilon", c.denominator_epsilon,
+                  "Training-only epsilon added to the denominator")
       ->capture_default_str();
   cmd->add_option("--threads", args->threads, "Models trained at once (0: all cores)")
       ->capture_default_str();

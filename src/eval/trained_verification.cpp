@@ -6,13 +6,22 @@
 #include <cmath>
 
 namespace kernelrank {
+namespace {
 
-SplitVerification verify_split(const Model& exact_model, const Family& family,
-                               const std::vector<double>& float_outputs, std::size_t max_listed) {
+void check_output_count(const Family& family, const std::vector<double>& float_outputs) {
   if (float_outputs.size() != family.instances.size())
     throw InternalError("verify_split: " + std::to_string(float_outputs.size()) +
                         " float outputs for " + std::to_string(family.instances.size()) +
                         " instances");
+}
+
+bool float_fails(double y, int target) { return !(std::fabs(y - target) < 0.5); }
+
+}  // namespace
+
+SplitVerification verify_split(const Model& exact_model, const Family& family,
+                               const std::vector<double>& float_outputs, std::size_t max_listed) {
+  check_output_count(family, float_outputs);
   SplitVerification out;
   out.instances = family.instances.size();
   EvalOptions options;
@@ -22,13 +31,13 @@ SplitVerification verify_split(const Model& exact_model, const Family& family,
     const Instance& instance = family.instances[i];
     const int target = min_ip_target(instance);
     const double y = float_outputs[i];
-    const bool float_fails = !(std::fabs(y - target) < 0.5);
-    if (float_fails) ++out.float_failing;
+    const bool fails = float_fails(y, target);
+    if (fails) ++out.float_failing;
     const InstanceOutcome exact = evaluate_instance(exact_model, instance);
-    if (exact.fails() == float_fails) continue;
+    if (exact.fails() == fails) continue;
     ++out.disagreement_count;
     if (out.disagreements.size() < max_listed)
-      out.disagreements.push_back({instance, target, y, exact.output, float_fails, exact.fails()});
+      out.disagreements.push_back({instance, target, y, exact.output, fails, exact.fails()});
   }
   return out;
 }

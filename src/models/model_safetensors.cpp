@@ -328,3 +328,37 @@ std::unique_ptr<ParametricModel> parametric_model_from_weights(const HeadWeights
 }
 
 }  // namespace kernelrank
+
+namespace kernelrank {
+namespace {
+
+void append_rounded(const AffineMap& map, std::vector<double>& weight, std::vector<double>& bias) {
+  for (std::size_t row = 0; row < map.weight.size(); ++row) {
+    for (const Rational& w : map.weight[row]) weight.push_back(w.convert_to<double>());
+    bias.push_back(map.bias[row].convert_to<double>());
+  }
+}
+
+}  // namespace
+
+HeadWeights rounded_head_weights(const ParametricModel& model) {
+  HeadWeights out;
+  out.activation = to_string(model.activation());
+  out.m = model.width();
+  out.r = model.feature_count().value_or(0);
+  out.d = model.value_width();
+  out.positions =
+      model.position_dependent() ? static_cast<int>(model.maps_by_position().size()) : 0;
+  for (const ParametricMaps& maps : model.maps_by_position()) {
+    HeadPositionWeights w;
+    append_rounded(maps.query, w.query_weight, w.query_bias);
+    append_rounded(maps.key, w.key_weight, w.key_bias);
+    append_rounded(maps.value, w.value_weight, w.value_bias);
+    append_rounded(maps.readout_c, w.readout_c_weight, w.readout_c_bias);
+    append_rounded(maps.readout_e, w.readout_e_weight, w.readout_e_bias);
+    out.by_position.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace kernelrank

@@ -49,16 +49,19 @@ std::vector<std::vector<double>> summarise(const std::map<long long, std::vector
 
 // One series per (scale, feature map); the softmax baselines' mean accuracy per scale.
 void collect_accuracy(const std::vector<Scale>& scales, std::vector<AccuracySeries>& series,
-                      std::vector<std::optional<double>>& baselines) {
+                      std::vector<std::optional<double>>& baselines,
+                      std::vector<bool>& baselines_decided) {
   for (std::size_t s = 0; s < scales.size(); ++s) {
     std::vector<std::string> features;
     std::vector<std::map<long long, std::vector<double>>> by_feature;
     double baseline_sum = 0;
     std::size_t baseline_count = 0;
+    bool baseline_decided = true;
     for (const ModelRecord& record : scales[s].report.models) {
       const SplitResult& test = test_split(record, scales[s].report.path);
-      if (record.float_only()) {
-        baseline_sum += 1 - test.float_error_rate;
+      if (record.baseline()) {
+        baseline_sum += 1 - test.exact_error_rate.value_or(test.float_error_rate);
+        baseline_decided = baseline_decided && test.exact_error_rate.has_value();
         ++baseline_count;
         continue;
       }
@@ -77,12 +80,14 @@ void collect_accuracy(const std::vector<Scale>& scales, std::vector<AccuracySeri
     baselines.push_back(
         baseline_count ? std::optional<double>(baseline_sum / static_cast<double>(baseline_count))
                        : std::nullopt);
+    baselines_decided.push_back(baseline_decided);
   }
 }
 
 // The plot clauses of one scale, in key order: its curves, its bound, its softmax baseline.
 std::vector<std::string> scale_clauses(const std::vector<AccuracySeries>& series, std::size_t s,
-                                       const Scale& scale, const std::optional<double>& baseline) {
+                                       const Scale& scale, const std::optional<double>& baseline,
+                                       bool decided) {
   const std::string colour_code = colour(s);
   std::vector<std::string> clauses;
   for (std::size_t i = 0; i < series.size(); ++i)
@@ -97,7 +102,9 @@ std::vector<std::string> scale_clauses(const std::vector<AccuracySeries>& series
         hide_key_entry_title(scale.label + ": certified r >= " + std::to_string(*scale.bound)));
   if (baseline)
     clauses.push_back(number(*baseline) + " with lines lw 1.6 dt (2,3) lc rgb '" + colour_code +
-                      "'" + hide_key_entry_title(scale.label + ": softmax (float only)"));
+                      "'" +
+                      hide_key_entry_title(scale.label + (decided ? ": softmax (ball arithmetic)"
+                                                                  : ": softmax (float only)")));
   return clauses;
 }
 
@@ -106,7 +113,8 @@ std::vector<std::string> scale_clauses(const std::vector<AccuracySeries>& series
 std::string accuracy_vs_r_script(const std::vector<Scale>& scales, const std::string& title) {
   std::vector<AccuracySeries> series;
   std::vector<std::optional<double>> baselines;
-  collect_accuracy(scales, series, baselines);
+  std::vector<bool> baselines_decided;
+  collect_accuracy(scales, series, baselines, baselines_decided);
   double smallest_r = 1e300, largest_r = 0, lowest = 1;
   for (const AccuracySeries& one : series)
     for (const auto& row : one.rows) {
@@ -126,7 +134,7 @@ std::string accuracy_vs_r_script(const std::vector<Scale>& scales, const std::st
       script += vertical_line(bound, colour(s), "(10,5)");
     }
     if (baselines[s]) lowest = std::min(lowest, *baselines[s]);
-    clauses.push_back(scale_clauses(series, s, scales[s], baselines[s]));
+    clauses.push_back(scale_clauses(series, s, scales[s], baselines[s], baselines_decided[s]));
     key_rows = std::max(key_rows, clauses.back().size());
   }
   const Log2Axis axis = log2_axis(smallest_r, largest_r);

@@ -1,6 +1,6 @@
 // The error-vs-r plot: a training report's exact error rate (upper panel) and exact maximum
 // error (lower panel) against the number of features r on a log2 axis, one line per
-// (feature map, seed), with float-only (softmax) records as horizontal baselines and the
+// (feature map, seed), with softmax records as horizontal baselines and the
 // certified lower bound on r as a vertical line through both panels. Max errors above 2, and
 // models with no defined output at all, are drawn at 2 with their own marker.
 #include "plots.hpp"
@@ -32,6 +32,7 @@ struct Curve {
 struct Baseline {
   std::string feature;
   std::vector<double> values;  // one per record
+  bool decided = true;         // every value is a decided (ball-arithmetic) error rate
 };
 
 const SplitResult& split_of(const ModelRecord& record, const std::string& split,
@@ -48,11 +49,12 @@ void collect_error_curves(const TrainReport& report, const std::string& split,
   std::vector<long long> seeds;
   for (const ModelRecord& record : report.models) {
     const SplitResult& result = split_of(record, split, report.path);
-    if (record.float_only()) {
+    if (record.baseline()) {
       auto found = std::find_if(baselines.begin(), baselines.end(),
                                 [&](const Baseline& b) { return b.feature == record.feature; });
       if (found == baselines.end()) found = baselines.insert(baselines.end(), {record.feature, {}});
-      found->values.push_back(result.float_error_rate);
+      found->values.push_back(result.exact_error_rate.value_or(result.float_error_rate));
+      found->decided = found->decided && result.exact_error_rate.has_value();
       continue;
     }
     const std::size_t feature_index = index_of(features, record.feature);
@@ -82,7 +84,7 @@ std::string curve_style(const Curve& curve) {
          std::to_string(point_type(curve.seed_index));
 }
 
-// The upper panel: error rate per seed, float-only baselines, the certified bound.
+// The upper panel: error rate per seed, softmax baselines, the certified bound.
 std::string error_rate_panel(const std::vector<Curve>& curves,
                              const std::vector<Baseline>& baselines, const Log2Axis& axis,
                              const ErrorVsROptions& options) {
@@ -111,7 +113,7 @@ std::string error_rate_panel(const std::vector<Curve>& curves,
   for (const Baseline& b : baselines)
     for (std::size_t k = 0; k < b.values.size(); ++k) {
       const std::string title =
-          b.feature + " (float only" +
+          b.feature + (b.decided ? " (ball arithmetic" : " (float only") +
           (b.values.size() > 1 ? ", " + std::to_string(b.values.size()) + " seeds" : "") + ")";
       plots += std::string(plots.empty() ? "" : ", ") + number(b.values[k]) +
                " with lines lw 1.6 dt (6,4) lc rgb '#555555'" +
@@ -164,7 +166,7 @@ std::string error_vs_r_script(const TrainReport& report, const ErrorVsROptions& 
   if (curves.empty())
     throw InputError(report.path, 0,
                      "no model with an exact evaluation to plot against r "
-                     "(float-only records alone have no r axis)");
+                     "(softmax records alone have no r axis)");
   double smallest = 1e300, largest = 0;
   for (const Curve& c : curves)
     for (const auto& row : c.rows)

@@ -102,7 +102,9 @@ SplitResult ReportParser::split(const json& value, const std::string& where) con
     fail(exact_where + ".verdict", "expected a string, got " + verdict.dump());
   result.verdict = verdict.get<std::string>();
   if (result.verdict == kVerdictFloatOnly) return result;
-  if (result.verdict != kVerdictSolves && result.verdict != kVerdictFails)
+  const bool ball_verdict = result.verdict == "solves (decided rigorously)" ||
+                            result.verdict.rfind("undecided at ", 0) == 0;
+  if (result.verdict != kVerdictSolves && result.verdict != kVerdictFails && !ball_verdict)
     fail(exact_where + ".verdict", "expected \"" + std::string(kVerdictSolves) + "\", \"" +
                                        kVerdictFails + "\" or \"" + kVerdictFloatOnly + "\", got " +
                                        verdict.dump());
@@ -133,8 +135,9 @@ ModelRecord ReportParser::model(const json& value, const std::string& index_wher
   const auto r = value.find("r");
   if (r != value.end() && !r->is_null()) {
     record.r = integer(value, "r", where, 1);
-  } else if (!record.float_only()) {
-    fail(where, "missing \"r\" (the number of features); only float-only records may omit it");
+  } else if (!record.baseline()) {
+    fail(where,
+         "missing \"r\" (the number of features); only baseline (softmax) records may omit it");
   }
   return record;
 }
@@ -154,7 +157,7 @@ json parse_json_file(const std::string& path) {
 
 }  // namespace
 
-bool ModelRecord::float_only() const {
+bool ModelRecord::baseline() const {
   return feature == "softmax" || train.verdict == kVerdictFloatOnly;
 }
 

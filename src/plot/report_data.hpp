@@ -23,7 +23,9 @@ namespace kernelrank::plot {
 struct SplitResult {
   long long instances = 0;
   double float_error_rate = 0;
-  std::string verdict;                     // "solves (verified exactly)", "fails", "float-only"
+  // "solves (verified exactly)", "fails", "float-only"; for softmax heads the ball-arithmetic
+  // verdicts "solves (decided rigorously)" and "undecided at P bits" too.
+  std::string verdict;
   std::optional<double> exact_error_rate;  // absent when float-only
   std::optional<double> exact_max_error;   // absent when float-only or no output is defined
 };
@@ -31,13 +33,14 @@ struct SplitResult {
 struct ModelRecord {
   std::string name;
   std::string feature;         // "relu", "square", "softmax", ...
-  std::optional<long long> r;  // may be absent for float-only (softmax) records
+  std::optional<long long> r;  // may be absent for baseline (softmax) records
   long long seed = 0;
   SplitResult train;
   std::optional<SplitResult> test;
 
-  // Softmax, or any record without an exact evaluation: drawn as a float-only baseline.
-  bool float_only() const;
+  // Softmax, or any record without an exact evaluation: drawn as a horizontal baseline (at its
+  // decided error rate when it has one, else at its float error rate, labelled float only).
+  bool baseline() const;
 };
 
 struct TrainReport {

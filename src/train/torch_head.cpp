@@ -13,27 +13,6 @@ namespace {
 
 const auto kDouble = torch::TensorOptions().dtype(torch::kFloat64);
 
-// Uniform in [low, high) from 53 random bits: identical on every platform and build.
-class SeededUniform {
- public:
-  explicit SeededUniform(std::uint64_t seed) : bits_(seed) {}
-  double next(double low, double high) {
-    const double unit = static_cast<double>(bits_.raw() >> 11) * 0x1.0p-53;
-    return low + (high - low) * unit;
-  }
-  torch::Tensor tensor(std::vector<std::int64_t> shape, double low, double high) {
-    std::int64_t count = 1;
-    for (const std::int64_t s : shape) count *= s;
-    torch::Tensor out = torch::empty({count}, kDouble);
-    double* data = out.data_ptr<double>();
-    for (std::int64_t i = 0; i < count; ++i) data[i] = next(low, high);
-    return out.reshape(shape);
-  }
-
- private:
-  PortableUniform bits_;
-};
-
 torch::Tensor activate(FeatureMap feature, const torch::Tensor& pre) {
   return feature == FeatureMap::Relu ? torch::relu(pre) : pre * pre;
 }
@@ -178,8 +157,8 @@ TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions, s
 namespace {
 
 // Position independent: every map once per distinct token, then gathered per instance.
-torch::Tensor forward_shared_maps(const TorchHead& head, const FamilyTensors& data,
-                                  double epsilon) {
+torch::Tensor forward_shared_maps(const TorchHead& head, const FamilyTensors& data, double epsilon,
+                                  torch::Tensor* denominator) {
   const torch::Tensor& x = data.distinct_tokens;
   const torch::Tensor pre_q = torch::matmul(x, head.query_weight[0].t()) + head.query_bias[0];
   const torch::Tensor pre_k = torch::matmul(x, head.key_weight[0].t()) + head.key_bias[0];
@@ -199,13 +178,16 @@ torch::Tensor forward_shared_maps(const TorchHead& head, const FamilyTensors& da
   const torch::Tensor phi_q = activate(head.feature, pre_q);
   const torch::Tensor phi_k = activate(head.feature, pre_k);
   const torch::Tensor alpha = (phi_k.index({keys}) * phi_q.index({queries}).unsqueeze(1)).sum(-1);
-  return (alpha * readout).sum(1) / (alpha.sum(1) + epsilon) + offset;
+  const torch::Tensor total = alpha.sum(1);
+  if (denominator != nullptr) *denominator = total.detach();
+  return (alpha * readout).sum(1) / (total + epsilon) + offset;
 }
 
 }  // namespace
 
-torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double epsilon) {
-  if (head.positions == 0) return forward_shared_maps(head, data, epsilon);
+torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double epsilon,
+                      torch::Tensor* denominator) {
+  if (head.positions == 0) return forward_shared_maps(head, data, epsilon, denominator);
   const std::int64_t count = data.tokens.size(0);
   const torch::Tensor rows = torch::arange(count, torch::TensorOptions().dtype(torch::kInt64));
   const torch::Tensor query_tokens = data.tokens.index({rows, data.query});  // [B, m]
@@ -226,7 +208,9 @@ torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double e
   }
   const torch::Tensor alpha =
       (activate(head.feature, pre_k) * activate(head.feature, pre_q).unsqueeze(1)).sum(-1);
-  return (alpha * readout).sum(1) / (alpha.sum(1) + epsilon) + e;
+  const torch::Tensor total = alpha.sum(1);
+  if (denominator != nullptr) *denominator = total.detach();
+  return (alpha * readout).sum(1) / (total + epsilon) + e;
 }
 
 namespace {

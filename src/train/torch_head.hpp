@@ -8,6 +8,7 @@
 // by exp(temperature * <WQ q + bQ, WK x_j + bK>) normalised over j (r = m scores).
 #pragma once
 
+#include "core/portable_random.hpp"
 #include "kernelrank/core/instance.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/train/train.hpp"
@@ -18,6 +19,28 @@
 #include <vector>
 
 namespace kernelrank::train {
+
+// Uniform in [low, high) from 53 random bits: identical on every platform and build.
+class SeededUniform {
+ public:
+  explicit SeededUniform(std::uint64_t seed) : bits_(seed) {}
+  double next(double low, double high) {
+    const double unit = static_cast<double>(bits_.raw() >> 11) * 0x1.0p-53;
+    return low + (high - low) * unit;
+  }
+  std::uint64_t below(std::uint64_t count) { return bits_.raw() % count; }
+  torch::Tensor tensor(std::vector<std::int64_t> shape, double low, double high) {
+    std::int64_t count = 1;
+    for (const std::int64_t s : shape) count *= s;
+    torch::Tensor out = torch::empty({count}, torch::TensorOptions().dtype(torch::kFloat64));
+    double* data = out.data_ptr<double>();
+    for (std::int64_t i = 0; i < count; ++i) data[i] = next(low, high);
+    return out.reshape(shape);
+  }
+
+ private:
+  PortableUniform bits_;
+};
 
 enum class FeatureMap { Relu, Square, Softmax };
 FeatureMap parse_feature_map(const std::string& name);  // throws UsageError
@@ -50,8 +73,20 @@ FamilyTensors to_tensors(const Family& family);
 TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions, std::uint64_t seed,
                        double fixed_temperature);
 
-// Outputs y [B]; epsilon is added to the denominator (kernel heads only).
-torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double epsilon);
+// The initial head of a training run (initialisation.cpp): the configured initialisation
+// (train.hpp, TrainConfig::init) and the constant features; `constant_rows` are the feature
+// rows [r - constant_rows, r) that start constant.
+struct InitialHead {
+  TorchHead head;
+  int constant_rows = 0;
+  std::string name;
+};
+InitialHead initialise(const TrainConfig& config, const Family& family);
+
+// Outputs y [B]; epsilon is added to the denominator (kernel heads only). When `denominator`
+// is given it receives the denominators before the epsilon (kernel heads; ones for softmax).
+torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double epsilon,
+                      torch::Tensor* denominator = nullptr);
 
 // Exact copies of the weights as doubles, and back.
 HeadWeights to_head_weights(const TorchHead& head);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `kernelrank train` through the real binary: output files, the exact verdicts in report.json,
-# determinism across thread counts, the softmax baseline labelled float-only, and bad
+# determinism across thread counts, softmax heads decided by ball arithmetic, and bad
 # parameters refused with exit 2. Short runs only (a few hundred epochs on small families).
 # Usage: run_train_tests.sh KERNELRANK_BINARY SOURCE_DIR
 set -u
@@ -69,13 +69,21 @@ for m in a["models"] + b["models"]:
 assert a == b
 PY
 
+# --- --init model:PATH with 0 steps gives back the model it started from (doubles are exact) ---
+run 0 "start from a trained model" -- "$kr" --quiet train --family "$family" --feature relu --r 2 \
+  --epochs 0 --init "model:$work/grid/relu-r2-s1.model" --out "$work/frommodel"
+count=$((count + 1))
+cmp -s "$work/grid/relu-r2-s1.model" "$work/frommodel/relu-r2-s1.model" ||
+  fail "--init model with 0 steps changed the model"
+
 # --- train/test pools and the softmax baseline ----------------------------------------
 run 0 "generate pools" -- "$kr" --quiet generate --m 8 --n 3 --train 200 --test 100 --seed 3 \
   --format family --out-prefix "$work/pool"
 run 0 "train with a test pool and softmax" -- "$kr" --quiet train --train "$work/pool-train.family" \
   --test "$work/pool-test.family" --feature square,softmax --r 8 --epochs 50 --out "$work/ood"
 contains "human table has the test split" "$out" "| test |"
-contains "softmax labelled float-only" "$out" "float-only"
+contains "softmax decided by balls" "$out" "decided rigorously"
+[ "$(printf '%s' "$out" | grep -c 'float-only')" = 0 ] || fail "a softmax head reported float-only"
 [ -s "$work/ood/softmax-s1.safetensors" ] || fail "softmax weights written"
 [ ! -e "$work/ood/softmax-s1.model" ] || fail "softmax must not get an exact model file"
 count=$((count + 3))
@@ -89,11 +97,19 @@ contains "softmax head through balls" "$(cat "$work/soft.out")" "ball arithmetic
 run 2 "a softmax head is refused by counterexample" -- "$kr" counterexample --model "$work/ood/softmax-s1.safetensors" \
   --family "$work/pool-test.family"
 contains "softmax refusal names exp" "$err" "exp"
-py - "$work/ood/report.json" <<'PY' || fail "ood report"
+py - "$work/ood/report.json" "$kr" "$work/ood" "$work/pool-test.family" <<'PY' || fail "ood report"
 import json, sys
 rep = json.load(open(sys.argv[1]))
 soft = [m for m in rep["models"] if m["feature"] == "softmax"][0]
-assert soft["test"]["exact"]["verdict"] == "float-only"
+ex = soft["test"]["exact"]
+assert ex["method"].startswith("ball arithmetic"), ex
+assert ex["verdict"] in ("fails", "solves (decided rigorously)") or ex["verdict"].startswith("undecided at"), ex
+assert soft["recipe"]["init"] == "l5"
+# the report's decided failure count agrees with eval's ball path on the same file
+import subprocess
+ev = json.loads(subprocess.run([sys.argv[2], "--json", "eval", "--model", sys.argv[3] + "/softmax-s1.safetensors",
+                                "--family", sys.argv[4]], capture_output=True, text=True).stdout)["report"]
+assert ev["failing"] == ex["failing"] and ev["undecided"] == ex["undecided"], (ev, ex)
 sq = [m for m in rep["models"] if m["feature"] == "square"][0]
 assert sq["test"]["instances"] == 100 and sq["test"]["exact"]["verdict"] in ("fails", "solves (verified exactly)")
 PY
@@ -125,6 +141,15 @@ contains "bad feature message" "$err" "relu, square or softmax"
 run 2 "r = 0" -- "$kr" train --family "$family" --r 0 --out "$work/x"
 contains "r message" "$err" "--r must be in 1..4096"
 run 2 "negative learning rate" -- "$kr" train --family "$family" --lr -1 --out "$work/x"
+run 2 "bad loss" -- "$kr" train --family "$family" --loss hinge --out "$work/x"
+contains "loss message" "$err" "--loss must be band or mse"
+run 2 "bad init" -- "$kr" train --family "$family" --init zeros --out "$work/x"
+contains "init message" "$err" "--init must be"
+run 2 "l5 init on a relu head" -- "$kr" train --family "$family" --feature relu --init l5 --epochs 1 --out "$work/x"
+contains "l5 refusal" "$err" "does not apply to relu"
+run 2 "init model of another shape" -- "$kr" train --family "$family" --feature relu --r 3 \
+  --init "model:$work/grid/relu-r2-s1.model" --epochs 1 --out "$work/x"
+contains "init model mismatch names the shape" "$err" "r=2"
 run 2 "malformed family" -- "$kr" train --family "$src/tests/data/families/bad_width.family" --out "$work/x"
 contains "malformed family names line" "$err" "bad_width.family:4: error:"
 printf 'x' >"$work/file"

@@ -63,4 +63,8 @@ std::string head_to_safetensors(const HeadWeights& weights);
 // infinity, and UsageError for a softmax head.
 std::unique_ptr<ParametricModel> parametric_model_from_weights(const HeadWeights& weights);
 
+// The nearest doubles of a parametric model's weights (a starting point for a trainer; the
+// exact model stays the reference). Rounds; never used for a verdict.
+HeadWeights rounded_head_weights(const ParametricModel& model);
+
 }  // namespace kernelrank
