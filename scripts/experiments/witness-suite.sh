@@ -6,8 +6,8 @@
 # arithmetic for softmax), certify the family's bound, write the table and the transition
 # figure (certified lower bound, constructed upper bound, trained verdicts).
 #   scripts/experiments/witness-suite.sh [full|ci] [OUT_DIR]     (default: full build/witness)
-# Environment: UPPER (default 25) and UPPER_SOURCE: the smallest r of a verified exact head
-# for the family and where it comes from (a shipped model or a measurement); RANKS, SEEDS and
+# Environment: UPPER (default 20) and UPPER_SOURCE: the smallest r of a verified exact head
+# for the family and where it comes from (default: the shipped NK model, docs/min-rank.md); RANKS, SEEDS and
 # FEATURES override the preset's grid, RANDOM_RANKS and RANDOM_SEEDS the random-init part.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,8 +23,8 @@ seeds="${SEEDS:-$seeds}"
 features="${FEATURES:-relu,square}"
 random_ranks="${RANDOM_RANKS:-$ranks}"
 random_seeds="${RANDOM_SEEDS:-$seeds}"
-upper="${UPPER:-25}"
-upper_source="${UPPER_SOURCE:-relu complement-detector head, r = 25 (issue 27, measured)}"
+upper="${UPPER:-20}"
+upper_source="${UPPER_SOURCE:-instances/models/witness-m24-nk-r20.features, NK, verified exactly}"
 [ -n "${KR:-}" ] || { scripts/build.sh >/dev/null; KR=build/kernelrank; }
 CHECK="$(dirname "$KR")/kernelrank-check"
 family=instances/witness-m24.family
