@@ -22,8 +22,8 @@ namespace krcheck {
 
 enum class QueryMode { first, last, all };
 enum class ModelClass { NK, PF };
-// order, dependence, inherit and trace_uniform: format 2 only
-enum class RuleKind { trace, dominance, order, dependence, inherit, trace_uniform };
+// order, dependence, inherit and trace_uniform: format 2 only; trace_product: format 3 only
+enum class RuleKind { trace, dominance, order, dependence, inherit, trace_uniform, trace_product };
 
 inline constexpr int kMaxWidth = 4096;     // m
 inline constexpr int kMinLength = 3;       // n
@@ -35,6 +35,10 @@ inline constexpr int kMaxDependenceRank = 12;      // the dependence rule scans 
 inline constexpr std::uint64_t kMinGeneratedCount = 2;  // rule trace-uniform: count=
 inline constexpr std::uint64_t kMaxGeneratedCount = 10000000;
 inline constexpr std::uint64_t kMaxGeneratedBytes = std::uint64_t{4} << 30;  // count*ceil(m/64)*8
+inline constexpr int kMaxProductWidth = 100000;         // m of rule trace-product (no row is held)
+inline constexpr std::uint64_t kMaxBlocks = 1000;       // rule trace-product: distinct blocks
+inline constexpr int kMaxBlockLength = 4096;            // L of one block
+inline constexpr std::uint64_t kMaxBlockWords = 20000;  // explicit block: all pairs are counted
 
 struct Step {
   long line = 0;
@@ -66,6 +70,18 @@ struct CoverLine {
   Token a, b;
   std::size_t first_step = 0;  // the steps are cover_steps[first_step .. first_step + step_count)
   std::size_t step_count = 0;
+};
+
+// A block of rule trace-product: explicit words, or the checksum class GS(L, W, a).
+struct ProductBlock {
+  long line = 0;
+  bool checksum = false;
+  int length = 0;             // L
+  int weight = 0;             // checksum: W as stated (explicit: found by the rule)
+  std::uint64_t residue = 0;  // checksum: a
+  std::uint64_t copies = 1;   // how many consecutive copies of the block the rows hold
+  TokenMatrix words;          // explicit only
+  std::vector<long> word_lines;
 };
 
 struct Certificate {
@@ -119,6 +135,10 @@ struct Certificate {
   int weight = 0;
   long drops_line = 0;
   std::vector<std::uint64_t> drops;
+
+  // Rule trace-product: the blocks, in coordinate order.
+  long blocks_line = 0;
+  std::vector<ProductBlock> blocks;
 
   long rows_line = 0;
   TokenMatrix own;    // c_i
