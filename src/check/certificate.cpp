@@ -246,11 +246,17 @@ void Parser::parse_rule(bool embedded) {
                   : "format 3 (header on line " + std::to_string(cert_.header_line) +
                         ") has rule trace-product only");
   if (kind == "trace-product") {
-    expect_field_count(reader_, line_, 3, "rule trace-product precision=<P>");
+    if (f.size() != 4) expect_field_count(reader_, line_, 3, "rule trace-product precision=<P>");
     if (cert_.is_family) malformed("rule trace-product is for cube tasks only");
     cert_.rule = RuleKind::trace_product;
     const auto precision = key_value(reader_, line_.number, f[2], "precision");
     cert_.precision = static_cast<int>(integer(precision, kMaxPrecision, "precision"));
+    if (f.size() == 4) {  // the Hadamard-power refinement L4'
+      const auto power = integer(key_value(reader_, line_.number, f[3], "power"),
+                                 static_cast<std::uint64_t>(kMaxHadamardPower), "power");
+      if (power < 1) malformed("power=0 is out of range 1.." + std::to_string(kMaxHadamardPower));
+      cert_.hadamard_power = static_cast<int>(power);
+    }
     advance();
     return;
   }

@@ -39,6 +39,7 @@ inline constexpr int kMaxProductWidth = 100000;         // m of rule trace-produ
 inline constexpr std::uint64_t kMaxBlocks = 1000;       // rule trace-product: distinct blocks
 inline constexpr int kMaxBlockLength = 4096;            // L of one block
 inline constexpr std::uint64_t kMaxBlockWords = 20000;  // explicit block: all pairs are counted
+inline constexpr int kMaxHadamardPower = 16;            // rule trace-product power=k
 
 struct Step {
   long line = 0;
@@ -102,6 +103,7 @@ struct Certificate {
   long rule_line = 0;
   RuleKind rule = RuleKind::trace;
   int precision = 0;        // trace rule only
+  int hadamard_power = 1;   // trace-product only: k of theory.md L4' (power=k)
   int order_rank = 0;       // order rule only: the rank R it refutes
   int dependence_rank = 0;  // dependence rule only: the rank R it refutes
 

@@ -50,7 +50,8 @@ std::string rule_text(const Certificate& cert) {
     case RuleKind::trace_uniform:
       return "trace-uniform precision=" + std::to_string(cert.precision);
     case RuleKind::trace_product:
-      return "trace-product precision=" + std::to_string(cert.precision);
+      return "trace-product precision=" + std::to_string(cert.precision) +
+             (cert.hadamard_power > 1 ? " power=" + std::to_string(cert.hadamard_power) : "");
   }
   return "?";
 }

@@ -25,7 +25,7 @@ Polynomial multiply(const Polynomial& a, const Polynomial& b) {
 }
 
 // base^exponent by repeated squaring (exponent >= 1).
-Polynomial power(Polynomial base, std::uint64_t exponent) {
+Polynomial polynomial_power(Polynomial base, std::uint64_t exponent) {
   Polynomial result(1, BigInt(1));
   while (true) {
     if (exponent % 2 == 1) result = multiply(result, base);
@@ -81,22 +81,42 @@ std::vector<BigInt> product_pair_counts(const Certificate& cert) {
                                              : explicit_pair_counts(cert, block);
     if (counts.size() > 1 && counts[1] != 0)
       throw std::logic_error("a block's pair polynomial has pairs at gap 1");
-    total = multiply(total, power(counts, block.copies));
+    total = multiply(total, polynomial_power(counts, block.copies));
   }
   return total;
 }
 
-Rational product_sigma(const std::vector<BigInt>& counts, int n) {
+BigInt hadamard_rank(const BigInt& floor_t, int power) {
+  const auto binomial = [power](const BigInt& r) {  // C(r + power - 1, power)
+    BigInt value = 1;
+    for (int i = 1; i <= power; ++i) value = value * (r + (power - i)) / i;  // exact each step
+    return value;
+  };
+  BigInt low = 1;
+  BigInt high = floor_t + 1;  // C(high + power - 1, power) >= high > floor_t
+  while (low < high) {
+    const BigInt mid = (low + high) / 2;
+    if (binomial(mid) > floor_t)
+      high = mid;
+    else
+      low = mid + 1;
+  }
+  return low;
+}
+
+Rational product_sigma(const std::vector<BigInt>& counts, int n, int power) {
   // One common denominator (the lcm of the R(g)^2 in use) instead of thousands of
   // rational additions.
   AmplificationTable amplification(n);
+  const auto weight = [&](std::size_t g) {  // R_n(g)^(2 power)
+    return pow(amplification.factor_squared(static_cast<int>(g)), static_cast<unsigned>(power));
+  };
   BigInt common = 1;
   for (std::size_t g = 2; g < counts.size(); ++g)
-    if (counts[g] != 0) common = lcm(common, amplification.factor_squared(static_cast<int>(g)));
+    if (counts[g] != 0) common = lcm(common, weight(g));
   BigInt numerator = 0;
   for (std::size_t g = 2; g < counts.size(); ++g)
-    if (counts[g] != 0)
-      numerator += counts[g] * (common / amplification.factor_squared(static_cast<int>(g)));
+    if (counts[g] != 0) numerator += counts[g] * (common / weight(g));
   return Rational(numerator, common);
 }
 
@@ -115,7 +135,8 @@ BigInt check_trace_product(const Certificate& cert, std::ostream& out) {
   out << "c rows: N = " << rows << " (product of the block sizes), " << pairs
       << " ordered pairs of distinct rows, every gap >= 2"
       << (smallest != 0 ? ", the smallest " + std::to_string(smallest) : std::string()) << "\n";
-  const Rational sigma = product_sigma(counts, cert.n);
+  const int power = cert.hadamard_power;
+  const Rational sigma = product_sigma(counts, cert.n, power);
   const Rational t = Rational(rows * rows) / (Rational(rows) + sigma);
   const BigInt scale = BigInt(1) << static_cast<unsigned>(cert.precision);
   const BigInt computed = scale * numerator(t) / denominator(t);  // floor: both positive
@@ -126,9 +147,16 @@ BigInt check_trace_product(const Certificate& cert, std::ostream& out) {
     fail_check(
         cert.file, cert.sum_line,
         "sum " + to_text(cert.stated_sum) + " differs from the recomputed sum " + computed.str());
-  const BigInt bound = rows >= 2 ? computed / scale + 1 : BigInt(1);
+  if (power > 1)
+    out << "c Hadamard power k = " << power << ": T is T_2k, with R_n(g)^-" << 2 * power << "\n";
+  const BigInt bound = rows < 2     ? BigInt(1)
+                       : power == 1 ? computed / scale + 1
+                                    : hadamard_rank(computed / scale, power);
   check_claim(cert, bound,
-              rows >= 2 ? "trace-product rule: floor(T) + 1" : "trace-product rule, single row",
+              rows < 2     ? "trace-product rule, single row"
+              : power == 1 ? "trace-product rule: floor(T) + 1"
+                           : "trace-product rule, power " + std::to_string(power) +
+                                 ": the smallest r with C(r + k - 1, k) > floor(T_2k)",
               out);
   return bound;
 }

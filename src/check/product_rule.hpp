@@ -18,6 +18,13 @@
 // exactly as rule trace-uniform, and the claim may be floor(T) + 1 (N >= 2), 1 (N = 1).
 // `sum` states floor(2^P T). The checker multiplies the polynomials exactly (GMP) and
 // trusts no number of the certificate but the block definitions.
+//
+// With `power=k` (theory.md L4', Hadamard powers): if the bounding matrix M has rank r, its
+// entrywise k-th power has rank at most C(r + k - 1, k) (it is a sum of products of k rank-1
+// terms, spanned by the degree-k symmetric tensors of an r-dimensional space), and its
+// normalised off-diagonal entries are below R^-k. The trace rule on it gives
+// C(r + k - 1, k) > T_2k = N^2 / (N + sum_g count_g R_n(g)^-2k), so r is at least the smallest
+// r with C(r + k - 1, k) > floor(T_2k). k = 1 is the plain rule.
 #pragma once
 
 #include <ostream>
@@ -38,7 +45,10 @@ std::vector<BigInt> product_pair_counts(const Certificate& cert);
 // The whole rule: the counts, T, the sum and the claim. Returns the bound.
 BigInt check_trace_product(const Certificate& cert, std::ostream& out);
 
-// sum_{g >= 2} counts[g] / R_n(g)^2, exactly.
-Rational product_sigma(const std::vector<BigInt>& counts, int n);
+// sum_{g >= 2} counts[g] / R_n(g)^(2 power), exactly.
+Rational product_sigma(const std::vector<BigInt>& counts, int n, int power = 1);
+
+// The smallest r >= 1 with C(r + power - 1, power) > floor_t.
+BigInt hadamard_rank(const BigInt& floor_t, int power);
 
 }  // namespace krcheck

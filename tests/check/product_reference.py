@@ -48,7 +48,16 @@ def multiply(a, b):
     return out
 
 
-def evaluate(n, blocks, precision):
+def hadamard_rank(floor_t, power):
+    """The smallest r >= 1 with C(r + power - 1, power) > floor_t (theory.md L4')."""
+    from math import comb
+    r = 1
+    while comb(r + power - 1, power) <= floor_t:
+        r += 1
+    return r
+
+
+def evaluate(n, blocks, precision, power=1):
     """blocks: [(words, copies)]. Returns (sum, bound)."""
     poly = [1]
     for words, copies in blocks:
@@ -57,10 +66,13 @@ def evaluate(n, blocks, precision):
             poly = multiply(poly, p)
     rows = poly[0]
     assert poly[1] == 0 if len(poly) > 1 else True
-    sigma = sum(Fraction(c, amplification(n, g) ** 2) for g, c in enumerate(poly) if g >= 2 and c)
+    sigma = sum(Fraction(c, amplification(n, g) ** (2 * power))
+                for g, c in enumerate(poly) if g >= 2 and c)
     t = Fraction(rows * rows) / (rows + sigma)
     s = (t * 2 ** precision).numerator // (t * 2 ** precision).denominator
-    return s, (t.numerator // t.denominator + 1 if rows >= 2 else 1)
+    if rows < 2:
+        return s, 1
+    return s, hadamard_rank(t.numerator // t.denominator, power)
 
 
 class Block:
@@ -78,12 +90,14 @@ class Block:
                 + ["word " + w for w in self.words])
 
 
-def certificate(n, blocks, precision=64, claim=None, m=None, header=3, rule=None, sum_text=None):
-    s, bound = evaluate(n, [(b.words, b.copies) for b in blocks], precision)
+def certificate(n, blocks, precision=64, claim=None, m=None, header=3, rule=None, sum_text=None,
+                power=1):
+    s, bound = evaluate(n, [(b.words, b.copies) for b in blocks], precision, power)
     m = m if m is not None else sum(len(b.words[0]) * b.copies for b in blocks)
     lines = ["kernelrank-certificate %d" % header,
              "task cube m=%d n=%d mode=first class=NK positions=independent" % (m, n),
-             rule or "rule trace-product precision=%d" % precision,
+             rule or "rule trace-product precision=%d%s"
+             % (precision, " power=%d" % power if power > 1 else ""),
              "blocks %d" % len(blocks)]
     for b in blocks:
         lines += b.text()
@@ -102,6 +116,14 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     text, bound = certificate(3, [Block(dodecads, 7)], precision=32)
     assert bound == 2315518209  # r >= 2.3e9 at m = 168
     write("valid", "product_golay_m168.cert", text)
+    # theory.md L4' with k = 2 on the 2576 dodecads at m = 24: 21 -> 23
+    text, bound = certificate(3, [Block(dodecads, 1)], precision=32, power=2)
+    assert bound == 23
+    write("valid", "product_golay_m24_power2.cert", text)
+    strong, _ = certificate(3, [Block(dodecads, 1)], precision=32, power=2, claim=24)
+    write("invalid", "product_power2_claim_plus_one.cert", strong)
+    expect("invalid", "product_power2_claim_plus_one", "power 2: claim one above the bound 23",
+           line_of(strong, "claim"), "is stronger than the bound r >= 23")
     mixed = [Block(hamming, 1), Block(checksum=(13, 6, 5), copies=2)]
     text, bound = certificate(4, mixed)
     write("valid", "product_checksum_mixed_n4.cert", text)
@@ -167,6 +189,8 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block lexicode", "expected 'block explicit"),
         ("product_too_few_blocks", small.replace("blocks 2", "blocks 3"), "sum ",
          "expected 'block' line 3 of the 3"),
+        ("product_power_zero", small.replace("precision=64", "precision=64 power=0"),
+         "rule trace", "power=0 is out of range 1..16"),
         ("product_sum_fraction", small.replace("\nsum ", "\nsum 1/"), "sum ",
          "trace-product rule's sum must be a decimal integer"),
     ]
