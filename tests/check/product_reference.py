@@ -131,6 +131,10 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     write("valid", "product_weaker_claim.cert", weaker)
     single, bound = certificate(3, [Block(["1100"], 1), Block(checksum=(5, 2, 0), copies=1)])
     write("valid", "product_checksum_m9.cert", single)
+    # W = L - 1 is allowed (gcd(L - 1, L) = 1): GS(5, 4, 0) is the single word 01111
+    top, _ = certificate(3, [Block(["1100", "0011"], 1), Block(checksum=(5, 4, 0), copies=1)])
+    assert checksum_words(5, 4, 0) == ["01111"]
+    write("valid", "product_checksum_weight_l_minus_1.cert", top)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)
@@ -191,6 +195,10 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "expected 'block' line 3 of the 3"),
         ("product_power_zero", small.replace("precision=64", "precision=64 power=0"),
          "rule trace", "power=0 is out of range 1..16"),
+        ("product_block_two_fields", small.replace("block checksum length=5 weight=2 residue=0 "
+                                                    "copies=1", "block checksum"),
+         "block checksum", "expected 'block checksum length=<L> weight=<W> residue=<a> "
+         "copies=<C>'"),
         ("product_sum_fraction", small.replace("\nsum ", "\nsum 1/"), "sum ",
          "trace-product rule's sum must be a decimal integer"),
     ]
