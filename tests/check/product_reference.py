@@ -197,8 +197,7 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "rule trace", "power=0 is out of range 1..16"),
         ("product_block_two_fields", small.replace("block checksum length=5 weight=2 residue=0 "
                                                     "copies=1", "block checksum"),
-         "block checksum", "expected 'block checksum length=<L> weight=<W> residue=<a> "
-         "copies=<C>'"),
+         "block checksum", "too few fields: expected 'block checksum length=<L>"),
         ("product_sum_fraction", small.replace("\nsum ", "\nsum 1/"), "sum ",
          "trace-product rule's sum must be a decimal integer"),
     ]
