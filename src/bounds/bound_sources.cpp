@@ -2,6 +2,7 @@
 #include "kernelrank/bounds/bound_sources.hpp"
 
 #include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/bounds/product_bound.hpp"
 #include "kernelrank/bounds/refutation_certificate.hpp"
 #include "kernelrank/core/errors.hpp"
 
@@ -21,6 +22,8 @@ std::string to_string(BoundSource source) {
       return "linear dependence";
     case BoundSource::OneRow:
       return "one row";
+    case BoundSource::Product:
+      return "product of codes";
   }
   return "?";
 }
@@ -69,23 +72,55 @@ std::optional<SourcedCandidate> order_candidate(const CertificateTask& task) {
 SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearchOptions& options) {
   if (task.n < 3) throw UsageError("--n must be at least 3 (rank 1 suffices below 3)");
   // Checked here, not by the code search: small m has no code, yet gets a bound.
-  if (task.m < 1 || task.m > 4096) throw UsageError("--m must be in 1..4096");
+  if (task.m < 1 || task.m > kMaxProductWidth)
+    throw UsageError("--m must be in 1.." + std::to_string(kMaxProductWidth));
   SourcedBound result;
-  try {
-    BoundSearchResult code = search_rank_bound(options);
-    if (code.bound.applicable) {
-      SourcedCandidate c;
-      c.source = BoundSource::Code;
-      c.bound = code.bound.bound;
-      c.certificate = cube_certificate(task, code.best.construction, code.best.rows, code.bound);
-      c.description = code.best.construction + ", " + std::to_string(code.bound.rows) + " rows, " +
-                      to_string(code.bound.rule) + " rule";
-      result.candidates.push_back(std::move(c));
-      result.code = std::move(code);
+  // The product of codes: every construction of product_candidates, the best kept. Past
+  // m = 4096 it is the only source (the other certificates list tokens of width m).
+  std::optional<SourcedCandidate> product;
+  if (task.m >= 2) {
+    const std::vector<ProductBound> products = product_candidates(task.m, task.n);
+    product.emplace();
+    product->source = BoundSource::Product;
+    product->bound = products.front().bound;
+    product->certificate = product_certificate(task, products.front());
+    product->description = products.front().description();
+    for (const ProductBlock& block : products.front().blocks)
+      product->blocks.push_back(block.name + " (length " + std::to_string(block.length) +
+                                ", weight " + std::to_string(block.weight) + ") x " +
+                                std::to_string(block.copies));
+  }
+  if (task.m > 4096) {
+    require_checker_verified(product->certificate, std::nullopt);
+    result.best = *product;
+    result.candidates.push_back(std::move(*product));
+    result.code_reason = "m > 4096: only products of codes";
+    return result;
+  }
+  // The code search certifies at most 100,000 rows (bound_search.cpp), and its bound is at
+  // most its number of rows: past that, the product wins and the search is skipped.
+  const bool code_cannot_win =
+      product && product->bound > Integer(100'000) && options.code_file.empty();
+  if (code_cannot_win)
+    result.code_reason = "not run: the product of codes gives r >= " + product->bound.str() +
+                         ", more than the code search's at most 100,000 rows can";
+  if (!code_cannot_win) {
+    try {
+      BoundSearchResult code = search_rank_bound(options);
+      if (code.bound.applicable) {
+        SourcedCandidate c;
+        c.source = BoundSource::Code;
+        c.bound = code.bound.bound;
+        c.certificate = cube_certificate(task, code.best.construction, code.best.rows, code.bound);
+        c.description = code.best.construction + ", " + std::to_string(code.bound.rows) +
+                        " rows, " + to_string(code.bound.rule) + " rule";
+        result.candidates.push_back(std::move(c));
+        result.code = std::move(code);
+      }
+    } catch (const UsageError& e) {
+      if (task.m >= 4) throw;  // a real usage error (bad --n, --code file); small m has no code
+      result.code_reason = e.what();
     }
-  } catch (const UsageError& e) {
-    if (task.m >= 4) throw;  // a real usage error (bad --n, --code file); small m has no code
-    result.code_reason = e.what();
   }
   if (std::optional<SourcedCandidate> order = order_candidate(task))
     result.candidates.push_back(std::move(*order));
@@ -101,6 +136,7 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
                     std::to_string(task.m / 2 - 1);
     result.candidates.push_back(std::move(c));
   }
+  if (product) result.candidates.push_back(std::move(*product));
   SourcedCandidate one;
   one.source = BoundSource::OneRow;
   one.bound = 1;

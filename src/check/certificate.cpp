@@ -11,7 +11,7 @@
 namespace krcheck::detail {
 namespace {
 
-constexpr std::array<std::string_view, 24> kKeywords = {"kernelrank-certificate",
+constexpr std::array<std::string_view, 27> kKeywords = {"kernelrank-certificate",
                                                         "task",
                                                         "construction",
                                                         "rule",
@@ -34,7 +34,10 @@ constexpr std::array<std::string_view, 24> kKeywords = {"kernelrank-certificate"
                                                         "cover",
                                                         "generated",
                                                         "drops",
-                                                        "drop"};
+                                                        "drop",
+                                                        "blocks",
+                                                        "block",
+                                                        "word"};
 
 constexpr std::uint64_t kMaxSteps = 100'000'000;
 constexpr std::uint64_t kMaxPairs = kMaxRows * (kMaxRows - 1);
@@ -79,6 +82,11 @@ void Parser::parse_body(bool embedded) {
   } else if (cert_.rule == RuleKind::inherit) {
     require("begin-embedded");
     parse_embedded();
+  } else if (cert_.rule == RuleKind::trace_product) {
+    require("blocks");
+    parse_blocks();
+    require("sum");
+    parse_sum();
   } else if (cert_.rule == RuleKind::trace_uniform) {
     require("generated");
     parse_generated();
@@ -164,10 +172,10 @@ void Parser::parse_header() {
     malformed("expected header 'kernelrank-certificate 1' or 'kernelrank-certificate 2', found " +
               quoted(keyword()));
   expect_field_count(reader_, line_, 2, "kernelrank-certificate <version>");
-  if (line_.fields[1] != "1" && line_.fields[1] != "2")
-    malformed("unsupported certificate format version " + quoted(line_.fields[1]) +
-              ", expected 1 or 2");
-  cert_.version = line_.fields[1] == "1" ? 1 : 2;
+  const auto version = line_.fields[1];
+  if (version != "1" && version != "2" && version != "3")
+    malformed("unsupported certificate format version " + quoted(version) + ", expected 1, 2 or 3");
+  cert_.version = version == "1" ? 1 : version == "2" ? 2 : 3;
   cert_.header_line = line_.number;
   advance();
 }
@@ -187,8 +195,11 @@ void Parser::parse_task(bool embedded) {
   if (!cert_.is_family && f.size() == 8 && f[7].substr(0, 7) == "sha256=")
     malformed("'sha256=' is for family certificates only");
   expect_field_count(reader_, line_, cert_.is_family ? 8 : 7, shape);
-  const auto m = integer(key_value(reader_, line_.number, f[2], "m"), kMaxWidth, "m");
-  if (m < 1) malformed("m=0 is out of range 1.." + std::to_string(kMaxWidth));
+  // Format 3 (rule trace-product only) holds no token of width m, so m may be larger.
+  const int max_m = cert_.version == 3 ? kMaxProductWidth : kMaxWidth;
+  const auto m =
+      integer(key_value(reader_, line_.number, f[2], "m"), static_cast<std::uint64_t>(max_m), "m");
+  if (m < 1) malformed("m=0 is out of range 1.." + std::to_string(max_m));
   const auto n = integer(key_value(reader_, line_.number, f[3], "n"), kMaxLength, "n");
   if (n < kMinLength)
     malformed("n=" + std::to_string(n) + " is out of range " + std::to_string(kMinLength) + ".." +
@@ -228,6 +239,27 @@ void Parser::parse_rule(bool embedded) {
   cert_.rule_line = line_.number;
   const auto& f = line_.fields;
   const std::string_view kind = f.size() >= 2 ? f[1] : std::string_view();
+  if ((kind == "trace-product") != (cert_.version == 3))
+    malformed(kind == "trace-product"
+                  ? "rule trace-product needs certificate format 3, but the header on line " +
+                        std::to_string(cert_.header_line) + " says " + std::to_string(cert_.version)
+                  : "format 3 (header on line " + std::to_string(cert_.header_line) +
+                        ") has rule trace-product only");
+  if (kind == "trace-product") {
+    if (f.size() != 4) expect_field_count(reader_, line_, 3, "rule trace-product precision=<P>");
+    if (cert_.is_family) malformed("rule trace-product is for cube tasks only");
+    cert_.rule = RuleKind::trace_product;
+    const auto precision = key_value(reader_, line_.number, f[2], "precision");
+    cert_.precision = static_cast<int>(integer(precision, kMaxPrecision, "precision"));
+    if (f.size() == 4) {  // the Hadamard-power refinement L4'
+      const auto power = integer(key_value(reader_, line_.number, f[3], "power"),
+                                 static_cast<std::uint64_t>(kMaxHadamardPower), "power");
+      if (power < 1) malformed("power=0 is out of range 1.." + std::to_string(kMaxHadamardPower));
+      cert_.hadamard_power = static_cast<int>(power);
+    }
+    advance();
+    return;
+  }
   if ((kind == "order" || kind == "dependence" || kind == "inherit" || kind == "trace-uniform") &&
       cert_.version < 2)
     malformed("rule " + std::string(kind) + " needs certificate format 2, but the header on line " +
@@ -360,12 +392,15 @@ void Parser::parse_sum() {
   expect_field_count(reader_, line_, 2, "sum <value>");
   const std::string_view text = line_.fields[1];
   const auto slash = text.find('/');
-  const bool integer_sum = cert_.rule == RuleKind::trace || cert_.rule == RuleKind::trace_uniform;
+  const bool integer_sum = cert_.rule == RuleKind::trace || cert_.rule == RuleKind::trace_uniform ||
+                           cert_.rule == RuleKind::trace_product;
   if (integer_sum || slash == std::string_view::npos) {
     if (!is_canonical_integer(text))
       malformed(integer_sum
                     ? "the " +
-                          std::string(cert_.rule == RuleKind::trace ? "trace" : "trace-uniform") +
+                          std::string(cert_.rule == RuleKind::trace           ? "trace"
+                                      : cert_.rule == RuleKind::trace_uniform ? "trace-uniform"
+                                                                              : "trace-product") +
                           " rule's sum must be a decimal integer, found " + quoted(text)
                     : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
     cert_.stated_sum = Rational(BigInt(std::string(text)));

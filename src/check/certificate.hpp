@@ -22,8 +22,8 @@ namespace krcheck {
 
 enum class QueryMode { first, last, all };
 enum class ModelClass { NK, PF };
-// order, dependence, inherit and trace_uniform: format 2 only
-enum class RuleKind { trace, dominance, order, dependence, inherit, trace_uniform };
+// order, dependence, inherit and trace_uniform: format 2 only; trace_product: format 3 only
+enum class RuleKind { trace, dominance, order, dependence, inherit, trace_uniform, trace_product };
 
 inline constexpr int kMaxWidth = 4096;     // m
 inline constexpr int kMinLength = 3;       // n
@@ -35,6 +35,11 @@ inline constexpr int kMaxDependenceRank = 12;      // the dependence rule scans 
 inline constexpr std::uint64_t kMinGeneratedCount = 2;  // rule trace-uniform: count=
 inline constexpr std::uint64_t kMaxGeneratedCount = 10000000;
 inline constexpr std::uint64_t kMaxGeneratedBytes = std::uint64_t{4} << 30;  // count*ceil(m/64)*8
+inline constexpr int kMaxProductWidth = 100000;         // m of rule trace-product (no row is held)
+inline constexpr std::uint64_t kMaxBlocks = 1000;       // rule trace-product: distinct blocks
+inline constexpr int kMaxBlockLength = 4096;            // L of one block
+inline constexpr std::uint64_t kMaxBlockWords = 20000;  // explicit block: all pairs are counted
+inline constexpr int kMaxHadamardPower = 16;            // rule trace-product power=k
 
 struct Step {
   long line = 0;
@@ -68,6 +73,18 @@ struct CoverLine {
   std::size_t step_count = 0;
 };
 
+// A block of rule trace-product: explicit words, or the checksum class GS(L, W, a).
+struct ProductBlock {
+  long line = 0;
+  bool checksum = false;
+  int length = 0;             // L
+  int weight = 0;             // checksum: W as stated (explicit: found by the rule)
+  std::uint64_t residue = 0;  // checksum: a
+  std::uint64_t copies = 1;   // how many consecutive copies of the block the rows hold
+  TokenMatrix words;          // explicit only
+  std::vector<long> word_lines;
+};
+
 struct Certificate {
   std::string file;
   int version = 1;  // the header's format version
@@ -86,6 +103,7 @@ struct Certificate {
   long rule_line = 0;
   RuleKind rule = RuleKind::trace;
   int precision = 0;        // trace rule only
+  int hadamard_power = 1;   // trace-product only: k of theory.md L4' (power=k)
   int order_rank = 0;       // order rule only: the rank R it refutes
   int dependence_rank = 0;  // dependence rule only: the rank R it refutes
 
@@ -119,6 +137,10 @@ struct Certificate {
   int weight = 0;
   long drops_line = 0;
   std::vector<std::uint64_t> drops;
+
+  // Rule trace-product: the blocks, in coordinate order.
+  long blocks_line = 0;
+  std::vector<ProductBlock> blocks;
 
   long rows_line = 0;
   TokenMatrix own;    // c_i

@@ -22,6 +22,7 @@
 #include "check/inherit_rule.hpp"
 #include "check/order_rule.hpp"
 #include "check/partial.hpp"
+#include "check/product_rule.hpp"
 #include "check/reader.hpp"
 #include "check/uniform_rule.hpp"
 
@@ -48,6 +49,9 @@ std::string rule_text(const Certificate& cert) {
       return "inherit";
     case RuleKind::trace_uniform:
       return "trace-uniform precision=" + std::to_string(cert.precision);
+    case RuleKind::trace_product:
+      return "trace-product precision=" + std::to_string(cert.precision) +
+             (cert.hadamard_power > 1 ? " power=" + std::to_string(cert.hadamard_power) : "");
   }
   return "?";
 }
@@ -80,6 +84,8 @@ BigInt check_cube(const Certificate& cert, std::ostream& out, int threads) {
       return conclude_trace(cert, cube_trace_sum(cert, threads), out);
     case RuleKind::trace_uniform:
       return conclude_trace_uniform(cert, count_overlaps(cert, threads), out);
+    case RuleKind::trace_product:
+      return check_trace_product(cert, out);
     case RuleKind::dominance:
       return conclude_dominance(cert, cube_dominance_max_row_sum(cert), out);
     case RuleKind::order:

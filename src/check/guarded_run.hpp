@@ -21,7 +21,7 @@ template <typename Body>
 CheckResult guarded_run(const std::string& name, std::ostream& out, std::ostream& err,
                         const Body& body) {
   CheckResult result;  // status malformed until the body has returned
-  out << "c kernelrank-check, certificate formats 1 and 2\n";
+  out << "c kernelrank-check, certificate formats 1, 2 and 3\n";
   try {
     result.status = body(result);
   } catch (const CheckError& error) {

@@ -70,6 +70,8 @@ class Parser {
   void parse_embedded();   // certificate_v2.cpp
   void parse_generated();  // certificate_v2.cpp
   void parse_drops();      // certificate_v2.cpp
+  void parse_blocks();     // certificate_product.cpp
+  void parse_block();      // certificate_product.cpp
 
   LineReader reader_;
   Line line_;

@@ -149,7 +149,8 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   if (sourced.code && !code_wins) json["code"] = bound_json(*sourced.code, m, n);
   if (!code_wins) {
     const BoundSource s = sourced.best.source;
-    json["rule"] = s == BoundSource::OneRow       ? "trace"
+    json["rule"] = s == BoundSource::Product      ? "trace-product"
+                   : s == BoundSource::OneRow     ? "trace"
                    : s == BoundSource::Order      ? "order"
                    : s == BoundSource::Dependence ? "dependence"
                                                   : "inherit";
@@ -157,6 +158,7 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   json["bound"] = sourced.best.bound.str();
   json["source"] = to_string(sourced.best.source);
   json["source_detail"] = sourced.best.description;
+  if (!sourced.best.blocks.empty()) json["blocks"] = sourced.best.blocks;
   nlohmann::json sources = nlohmann::json::array();
   for (const SourcedCandidate& c : sourced.candidates)
     sources.push_back(
@@ -175,6 +177,7 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
                       (args.position_dependent ? ", position-dependent maps" : "") +
                       ":\n  r >= " + bound.str() + " (" + to_string(sourced.best.source) + ")\n";
   if (sourced.best.source != BoundSource::Code) human += "  " + sourced.best.description + "\n";
+  for (const std::string& block : sourced.best.blocks) human += "    block " + block + "\n";
   human += "sources:\n";
   for (const SourcedCandidate& c : sourced.candidates)
     human += "  " + to_string(c.source) + ": r >= " + c.bound.str() + "\n";

@@ -86,7 +86,8 @@ PyBoundResult run_bound(int m, int n, const py::object& r, const py::object& cod
     result.rule = py::str(to_string(sourced.code->bound.rule));
   } else {
     const BoundSource s = sourced.best.source;
-    result.rule = py::str(s == BoundSource::OneRow       ? "trace"
+    result.rule = py::str(s == BoundSource::Product      ? "trace-product"
+                          : s == BoundSource::OneRow     ? "trace"
                           : s == BoundSource::Order      ? "order"
                           : s == BoundSource::Dependence ? "dependence"
                                                          : "inherit");

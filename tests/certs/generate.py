@@ -27,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The generated-rows cases (rule trace-uniform) come from the checker tests' own reference.
 sys.path.insert(0, os.path.join(HERE, "..", "check"))
 import generated_reference  # noqa: E402
+import product_reference  # noqa: E402
 
 
 # ---------------------------------------------------------------- mathematics
@@ -821,8 +822,8 @@ def main():
     bad("bad_header", with_line(1, "kernelrank-cert 1"), "wrong header keyword", 1,
         "expected header 'kernelrank-certificate 1'")
     # Format 2 reads every format 1 rule, so the first unsupported version is 3.
-    bad("bad_version", with_line(1, "kernelrank-certificate 3"), "unsupported version", 1,
-        "unsupported certificate format version '3', expected 1 or 2")
+    bad("bad_version", with_line(1, "kernelrank-certificate 4"), "unsupported version", 1,
+        "unsupported certificate format version '4', expected 1, 2 or 3")
     bad("unknown_statement", "\n".join(L[:2] + ["hint fast"] + L[2:]), "an unknown statement", 3,
         "unknown statement 'hint': expected 'rule'")
     bad("out_of_order", "\n".join(L[:2] + [L[3]] + [L[2]] + L[4:]), "rows before rule", 3,
@@ -1002,6 +1003,8 @@ def main():
     format2(rows_h, base, L)
     dependence_corpus()
     generated_reference.write_corpus(write, expect, line_of)  # rule trace-uniform
+    product_reference.write_corpus(write, expect, line_of, hamming8_weight4(),
+                                   golay_dodecads())  # rule trace-product
 
 
 # ---------------------------------------------------------------- format 2

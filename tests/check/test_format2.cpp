@@ -138,9 +138,9 @@ TEST_CASE("format 2: the rules of format 1 read unchanged under header 2") {
       "sum 33204139332677192908\nclaim r >= 2\nend\n");
   CHECK(run.status() == Status::verified);
   CHECK(run.result.bound == "2");
-  const auto three = run_text("kernelrank-certificate 3\n");
-  CHECK(three.status() == Status::malformed);
-  CHECK(has(three.err, "test.cert:1: error: unsupported certificate format version '3'"));
+  const auto four = run_text("kernelrank-certificate 4\n");
+  CHECK(four.status() == Status::malformed);
+  CHECK(has(four.err, "test.cert:1: error: unsupported certificate format version '4'"));
 }
 
 TEST_CASE("format 2: the example block in docs/certificate-format.md verifies") {

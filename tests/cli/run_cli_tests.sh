@@ -181,9 +181,9 @@ contains "undefined counted on its own line" "$out" "undefined:   1 (zero denomi
 contains "max over the defined outputs" "$out" "max error:   1/6 (~0.1667) over the 7 defined outputs"
 contains "verdict says why it fails" "$out" "verdict:     FAILS (by undefined outputs only: 1; every defined error < 1/2)"
 # m = 0 once reached the certificate gate (an internal error, exit 4): a usage error now.
-for m in 0 4097; do
+for m in 0 100001; do
   run 2 "bound: m = $m out of range" -- "$kr" bound --m "$m"
-  contains "bound: m = $m message" "$err" "--m must be in 1..4096"
+  contains "bound: m = $m message" "$err" "--m must be in 1..100000"
 done
 run 0 "reproduce writes a certificate" -- "$kr" reproduce --cert "$work/g24.cert"
 contains "all verified" "$out" "all claims verified"

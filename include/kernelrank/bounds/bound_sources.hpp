@@ -2,7 +2,8 @@
 // checker has a rule for: the code bound (trace or dominance rule), the order argument
 // (r >= 2 from T(4,3), r >= 3 from T(5,3)), inherited by every larger m through the
 // zero-padding embedding, the linear-dependence argument (r >= floor(m/2) for m = 4..17),
-// and the one-row bound r >= 1. Every candidate's certificate
+// the one-row bound r >= 1, and products of codes (product_bound.hpp, any m up to 100,000).
+// Every candidate's certificate
 // is verified in memory by the checker's library before it can win.
 #pragma once
 
@@ -15,14 +16,15 @@
 
 namespace kernelrank {
 
-enum class BoundSource { Code, Order, InheritedOrder, Dependence, OneRow };
+enum class BoundSource { Code, Order, InheritedOrder, Dependence, OneRow, Product };
 std::string to_string(BoundSource source);
 
 struct SourcedCandidate {
   BoundSource source = BoundSource::Code;
   Integer bound = 0;
-  std::string certificate;  // checker-verified text
-  std::string description;  // one line for people
+  std::string certificate;          // checker-verified text
+  std::string description;          // one line for people
+  std::vector<std::string> blocks;  // product of codes: each block, "name x copies"
 };
 
 struct SourcedBound {

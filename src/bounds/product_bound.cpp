@@ -1,0 +1,223 @@
+// Products of codes: the explicit codes, the constructions tried per width, T and the
+// certificate; see product_bound.hpp.
+#include "kernelrank/bounds/product_bound.hpp"
+
+#include "kernelrank/bounds/amplification.hpp"
+#include "kernelrank/core/errors.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <mutex>
+#include <numeric>
+
+namespace kernelrank {
+namespace {
+
+using Polynomial = std::vector<Integer>;
+
+Polynomial times(const Polynomial& a, const Polynomial& b) {
+  Polynomial out(a.size() + b.size() - 1, Integer(0));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != 0)
+      for (std::size_t j = 0; j < b.size(); ++j)
+        if (b[j] != 0) out[i + j] += a[i] * b[j];
+  return out;
+}
+
+Polynomial raised(const Polynomial& base, std::uint64_t exponent) {
+  Polynomial out{Integer(1)};
+  for (std::uint64_t t = 0; t < exponent; ++t) out = times(out, base);
+  return out;
+}
+
+std::string bits(std::uint64_t word, int length) {
+  std::string text;
+  for (int k = 0; k < length; ++k) text += (word >> k & 1U) != 0 ? '1' : '0';
+  return text;
+}
+
+// All words of weight `weight` in the span of `generators` (bit k = coordinate k).
+std::vector<std::string> span_words(const std::vector<std::uint64_t>& generators, int length,
+                                    int weight) {
+  std::vector<std::string> out;
+  for (std::uint64_t message = 0; message < (std::uint64_t{1} << generators.size()); ++message) {
+    std::uint64_t word = 0;
+    for (std::size_t g = 0; g < generators.size(); ++g)
+      if ((message >> g & 1U) != 0) word ^= generators[g];
+    if (std::popcount(word) == weight) out.push_back(bits(word, length));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The weight nearest L/2 (from below first) that is coprime to L.
+int checksum_weight(int length) {
+  for (int offset = 0;; ++offset)
+    for (const int w : {length / 2 + offset, length / 2 - offset})
+      if (w >= 1 && w < length && std::gcd(w, length) == 1) return w;
+}
+
+ProductBlock checksum_block(int length, std::uint64_t copies) {
+  ProductBlock block;
+  block.checksum = true;
+  block.length = length;
+  block.weight = checksum_weight(length);
+  block.copies = copies;
+  block.name = "GS(" + std::to_string(length) + "," + std::to_string(block.weight) + ",0)";
+  return block;
+}
+
+ProductBlock explicit_block(const std::string& name, std::vector<std::string> words,
+                            std::uint64_t copies) {
+  ProductBlock block;
+  block.name = name;
+  block.length = static_cast<int>(words.front().size());
+  block.weight = static_cast<int>(std::count(words.front().begin(), words.front().end(), '1'));
+  block.words = std::move(words);
+  block.copies = copies;
+  return block;
+}
+
+// Fills `rest` coordinates: one checksum class, or a single zero coordinate.
+void add_remainder(std::vector<ProductBlock>& blocks, int rest) {
+  if (rest >= 2) blocks.push_back(checksum_block(rest, 1));
+  if (rest == 1) blocks.push_back(explicit_block("one zero coordinate", {"0"}, 1));
+}
+
+}  // namespace
+
+std::vector<std::string> hamming8_weight4_words() {
+  return span_words({0x0F, 0x33, 0x55, 0xFF}, 8, 4);
+}
+
+std::vector<std::string> golay_dodecad_words() {
+  // The cyclic [23,12,7] Golay code (generator x^11+x^10+x^6+x^5+x^4+x^2+1), extended by
+  // a parity bit: 2576 words of weight 12, distances 8, 12, 16, 24.
+  std::vector<std::uint64_t> generators;
+  for (int shift = 0; shift < 12; ++shift) {
+    std::uint64_t word = std::uint64_t{0b110001110101} << shift;
+    word |= static_cast<std::uint64_t>(std::popcount(word) & 1) << 23;
+    generators.push_back(word);
+  }
+  return span_words(generators, 24, 12);
+}
+
+namespace {
+
+// A block's pair polynomial, remembered: the candidates share their blocks, and the Golay
+// dodecads alone are 6.6 million pairs.
+const Polynomial& block_counts(const ProductBlock& block) {
+  static std::mutex mutex;
+  static std::map<std::string, Polynomial> known;
+  const std::string key =
+      block.checksum ? block.name : block.name + "/" + std::to_string(block.words.size());
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto found = known.find(key);
+  if (found == known.end())
+    found = known
+                .emplace(key, block.checksum ? checksum_pair_counts(block.length, block.weight)
+                                             : explicit_pair_counts(block.words))
+                .first;
+  return found->second;
+}
+
+}  // namespace
+
+std::string ProductBound::description() const {
+  std::string text;
+  for (const ProductBlock& b : blocks) {
+    if (!text.empty()) text += " x ";
+    text += b.name + (b.checksum ? "" : " (" + std::to_string(b.words.size()) + " words)") +
+            (b.copies > 1 ? "^" + std::to_string(b.copies) : "");
+  }
+  return "product of codes " + text + ", " + rows.str() + " rows";
+}
+
+ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision) {
+  Polynomial total{Integer(1)};
+  for (const ProductBlock& block : blocks) {
+    const Polynomial& counts = block_counts(block);
+    if (counts.size() > 1 && counts[1] != 0) throw InternalError(block.name + " has gap-1 pairs");
+    total = times(total, raised(counts, block.copies));
+  }
+  const AmplificationTable table(n, static_cast<int>(total.size()) - 1);
+  Integer common = 1;
+  for (std::size_t g = 2; g < total.size(); ++g)
+    if (total[g] != 0) {
+      const Integer& r = table.at(static_cast<int>(g))->factor;
+      common = lcm(common, Integer(r * r));
+    }
+  Integer numerator_sum = 0;
+  for (std::size_t g = 2; g < total.size(); ++g)
+    if (total[g] != 0) {
+      const Integer& r = table.at(static_cast<int>(g))->factor;
+      numerator_sum += total[g] * (common / (r * r));
+    }
+  ProductBound bound;
+  bound.blocks = std::move(blocks);
+  bound.rows = total[0];
+  bound.value =
+      Rational(bound.rows * bound.rows * common) / Rational(bound.rows * common + numerator_sum);
+  bound.precision = precision;
+  bound.sum = (Integer(1) << precision) * numerator(bound.value) / denominator(bound.value);
+  bound.bound = bound.rows >= 2 ? Integer(bound.sum >> precision) + 1 : Integer(1);
+  return bound;
+}
+
+std::vector<ProductBound> product_candidates(int m, int n) {
+  std::vector<std::vector<ProductBlock>> options;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> codes = {
+      {"Hamming (8,4,4) weight-4 words", hamming8_weight4_words()},
+      {"Golay dodecads", golay_dodecad_words()}};
+  // Past m = 2400 the checksum classes win and the powers of small codes get slow.
+  for (const auto& [name, words] : codes) {
+    if (m > 2400) break;
+    const int length = static_cast<int>(words.front().size());
+    for (int copies = m / length; copies >= std::max(1, m / length - 1); --copies) {
+      std::vector<ProductBlock> blocks{
+          explicit_block(name, words, static_cast<std::uint64_t>(copies))};
+      add_remainder(blocks, m - copies * length);
+      options.push_back(std::move(blocks));
+    }
+  }
+  // Checksum classes: B blocks of nearly equal length (the closed form costs about
+  // L^2 big-integer products per divisor of L, so a block stays below 1500 coordinates).
+  const int fewest = std::max(1, (m + 1499) / 1500);
+  for (int count = fewest; count <= fewest + 1 && 2 * count <= m; ++count) {
+    const int base = m / count;
+    const int longer = m % count;  // blocks of length base + 1
+    std::vector<ProductBlock> blocks;
+    if (longer > 0) blocks.push_back(checksum_block(base + 1, static_cast<std::uint64_t>(longer)));
+    blocks.push_back(checksum_block(base, static_cast<std::uint64_t>(count - longer)));
+    options.push_back(std::move(blocks));
+  }
+  std::vector<ProductBound> out;
+  for (auto& blocks : options) out.push_back(evaluate_product(std::move(blocks), n));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ProductBound& a, const ProductBound& b) { return a.value > b.value; });
+  return out;
+}
+
+std::string product_certificate(const CertificateTask& task, const ProductBound& bound) {
+  std::string text = "kernelrank-certificate 3\n" + task_line(task, "cube") + "\n";
+  text += "construction " + single_line(bound.description() + ", complement queries") + "\n";
+  text += "rule trace-product precision=" + std::to_string(bound.precision) + "\n";
+  text += "blocks " + std::to_string(bound.blocks.size()) + "\n";
+  for (const ProductBlock& b : bound.blocks) {
+    if (b.checksum) {
+      text += "block checksum length=" + std::to_string(b.length) +
+              " weight=" + std::to_string(b.weight) + " residue=" + std::to_string(b.residue) +
+              " copies=" + std::to_string(b.copies) + "\n";
+      continue;
+    }
+    text += "block explicit length=" + std::to_string(b.length) +
+            " copies=" + std::to_string(b.copies) + " words=" + std::to_string(b.words.size()) +
+            "\n";
+    for (const std::string& w : b.words) text += "word " + w + "\n";
+  }
+  text += "sum " + bound.sum.str() + "\nclaim r >= " + bound.bound.str() + "\nend\n";
+  return text;
+}
+
+}  // namespace kernelrank

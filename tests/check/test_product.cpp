@@ -1,0 +1,177 @@
+// Rule trace-product (format 3): the checksum-class closed form against brute force, and the
+// product's exact T against a direct enumeration of every pair of rows.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "check/amplification.hpp"
+#include "check/checksum_code.hpp"
+#include "check/product_rule.hpp"
+#include "test_support.hpp"
+
+using krcheck::BigInt;
+using krcheck::Rational;
+
+namespace {
+
+// The words of GS(length, weight, residue) as bit masks, by enumeration.
+std::vector<std::uint32_t> checksum_words(int length, int weight, int residue) {
+  std::vector<std::uint32_t> words;
+  for (std::uint32_t mask = 0; mask < (std::uint32_t{1} << length); ++mask) {
+    if (std::popcount(mask) != weight) continue;
+    int sum = 0;
+    for (int i = 0; i < length; ++i)
+      if ((mask >> i & 1U) != 0) sum += i;
+    if (sum % length == residue) words.push_back(mask);
+  }
+  return words;
+}
+
+std::vector<BigInt> brute_force_counts(const std::vector<std::uint64_t>& words, int weight) {
+  std::vector<BigInt> counts(static_cast<std::size_t>(weight) + 1, BigInt(0));
+  std::vector<std::uint64_t> tally(static_cast<std::size_t>(weight) + 1, 0);
+  for (const std::uint64_t a : words)
+    for (const std::uint64_t b : words)
+      ++tally[static_cast<std::size_t>(weight - std::popcount(a & b))];
+  for (std::size_t g = 0; g < tally.size(); ++g) counts[g] = BigInt(tally[g]);
+  return counts;
+}
+
+std::string word_text(std::uint64_t mask, int length) {
+  std::string text;
+  for (int i = 0; i < length; ++i) text += (mask >> i & 1U) != 0 ? '1' : '0';
+  return text;
+}
+
+// T = N^2 / (N + sum over ordered pairs of distinct rows of R_n(G)^-2), pair by pair.
+Rational direct_trace(const std::vector<std::uint64_t>& rows, int weight, int n) {
+  krcheck::AmplificationTable table(n);
+  Rational sigma = 0;
+  std::vector<std::uint64_t> tally(static_cast<std::size_t>(weight) + 1, 0);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (std::size_t j = 0; j < rows.size(); ++j)
+      if (i != j) ++tally[static_cast<std::size_t>(weight - std::popcount(rows[i] & rows[j]))];
+  REQUIRE(tally[0] == 0);
+  REQUIRE(tally[1] == 0);
+  for (std::size_t g = 2; g < tally.size(); ++g)
+    if (tally[g] != 0)
+      sigma += Rational(BigInt(tally[g]), table.factor_squared(static_cast<int>(g)));
+  const Rational count(BigInt(rows.size()));
+  return count * count / (count + sigma);
+}
+
+// The rows of a product: every choice of one word per block copy, concatenated.
+std::vector<std::uint64_t> product_rows(const std::vector<std::vector<std::uint64_t>>& blocks,
+                                        const std::vector<int>& lengths) {
+  std::vector<std::uint64_t> rows{0};
+  int offset = 0;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    std::vector<std::uint64_t> next;
+    for (const std::uint64_t row : rows)
+      for (const std::uint64_t word : blocks[b]) next.push_back(row | word << offset);
+    rows = std::move(next);
+    offset += lengths[b];
+  }
+  return rows;
+}
+
+// The weight-4 words of the extended Hamming code of length 8 (14 words, distance 4).
+std::vector<std::uint64_t> hamming_weight4() {
+  std::vector<std::uint64_t> words;
+  for (std::uint64_t mask = 0; mask < 256; ++mask) {
+    if (std::popcount(mask) != 4) continue;
+    // parity checks of the [8,4,4] code: positions 1..7 by their binary digits, plus 0
+    int syndrome = 0;
+    for (int i = 1; i < 8; ++i)
+      if ((mask >> i & 1U) != 0) syndrome ^= i;
+    if (syndrome == 0) words.push_back(mask);
+  }
+  return words;
+}
+
+std::string product_certificate(int m, int n, const std::string& blocks, std::size_t count,
+                                const Rational& t, int precision, const std::string& claim) {
+  const BigInt sum =
+      (BigInt(1) << static_cast<unsigned>(precision)) * numerator(t) / denominator(t);
+  return "kernelrank-certificate 3\ntask cube m=" + std::to_string(m) + " n=" + std::to_string(n) +
+         " mode=first class=NK positions=independent\nrule trace-product precision=" +
+         std::to_string(precision) + "\nblocks " + std::to_string(count) + "\n" + blocks + "sum " +
+         sum.str() + "\nclaim r >= " + claim + "\nend\n";
+}
+
+std::string explicit_block(const std::vector<std::uint64_t>& words, int length, int copies) {
+  std::string text = "block explicit length=" + std::to_string(length) +
+                     " copies=" + std::to_string(copies) +
+                     " words=" + std::to_string(words.size()) + "\n";
+  for (const std::uint64_t w : words) text += "word " + word_text(w, length) + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("trace-product: the checksum-class closed form equals brute force, L = 5..20") {
+  for (int length = 5; length <= 20; ++length) {
+    for (int weight = 1; weight < length; ++weight) {
+      if (std::gcd(weight, length) != 1) continue;
+      // all weights up to L = 14; beyond, the heaviest classes only near L/2 (time)
+      if (length > 14 && weight != length / 2 && weight != (length + 1) / 2 && weight != 3)
+        continue;
+      CAPTURE(length);
+      CAPTURE(weight);
+      const std::vector<BigInt> closed = krcheck::checksum_pair_counts(length, weight);
+      for (const int residue : {0, length - 1}) {
+        std::vector<std::uint64_t> words;
+        for (const std::uint32_t w : checksum_words(length, weight, residue)) words.push_back(w);
+        CHECK(closed == brute_force_counts(words, weight));
+      }
+    }
+  }
+}
+
+TEST_CASE("trace-product: T of small products equals direct pair enumeration") {
+  const std::vector<std::uint64_t> hamming = hamming_weight4();
+  REQUIRE(hamming.size() == 14);
+  std::vector<std::uint64_t> gs73;
+  for (const std::uint32_t w : checksum_words(7, 3, 2)) gs73.push_back(w);
+  struct Case {
+    std::vector<std::vector<std::uint64_t>> blocks;
+    std::vector<int> lengths;
+    std::string text;
+    std::size_t count;
+    int n;
+  };
+  const std::vector<Case> cases = {
+      {{hamming, hamming, hamming}, {8, 8, 8}, explicit_block(hamming, 8, 3), 1, 3},
+      {{hamming, gs73, gs73},
+       {8, 7, 7},
+       explicit_block(hamming, 8, 1) + "block checksum length=7 weight=3 residue=2 copies=2\n",
+       2,
+       3},
+      {{gs73, hamming},
+       {7, 8},
+       "block checksum length=7 weight=3 residue=2 copies=1\n" + explicit_block(hamming, 8, 1),
+       2,
+       5},
+  };
+  for (const Case& c : cases) {
+    const int m = std::accumulate(c.lengths.begin(), c.lengths.end(), 0);
+    int weight = 0;
+    for (const auto& block : c.blocks) weight += std::popcount(block.front());
+    const Rational t = direct_trace(product_rows(c.blocks, c.lengths), weight, c.n);
+    const BigInt bound = numerator(t) / denominator(t) + 1;
+    CAPTURE(c.text);
+    const auto ok =
+        krcheck_test::run_text(product_certificate(m, c.n, c.text, c.count, t, 40, bound.str()));
+    CHECK(ok.status() == krcheck::Status::verified);
+    const auto strong = krcheck_test::run_text(
+        product_certificate(m, c.n, c.text, c.count, t, 40, (bound + 1).str()));
+    CHECK(strong.status() == krcheck::Status::not_verified);
+  }
+  // The figure for three copies of the (8,4,4) words: r >= 17 at m = 24.
+  const Rational t = direct_trace(product_rows({hamming, hamming, hamming}, {8, 8, 8}), 12, 3);
+  CHECK(numerator(t) / denominator(t) + 1 == 17);
+}
