@@ -136,13 +136,14 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
                     std::to_string(task.m / 2 - 1);
     result.candidates.push_back(std::move(c));
   }
-  if (product) result.candidates.push_back(std::move(*product));
   SourcedCandidate one;
   one.source = BoundSource::OneRow;
   one.bound = 1;
   one.certificate = one_row_certificate(task);
   one.description = "one row: without features every denominator is zero";
   result.candidates.push_back(std::move(one));
+  // Last in the tie-break order: a product certificate is kept only when it is strictly better.
+  if (product) result.candidates.push_back(std::move(*product));
   for (const SourcedCandidate& c : result.candidates)
     require_checker_verified(c.certificate, std::nullopt);
   // Candidates are in tie-break order; stable_sort keeps it among equal bounds.
