@@ -49,6 +49,29 @@ def shared_key(root: str) -> str:
     return digest(*parts)
 
 
+UNITY_INCLUDE = re.compile(r'^#include "(/[^"]+\.cpp)"', re.M)
+
+
+def unity_expanded(entries: list) -> list:
+    """A unity batch (CMake's UNITY_BUILD) compiles several sources as one file; clang-tidy
+    must see each source on its own, with the batch's command."""
+    out = []
+    for e in entries:
+        sources = UNITY_INCLUDE.findall(read(e["file"]).decode()) if "/Unity/unity_" in e["file"] else []
+        if not sources:
+            out.append(e)
+            continue
+        for source in sources:
+            copy = dict(e, file=source)
+            for field in ("command", "arguments"):
+                if field in copy:
+                    value = copy[field]
+                    copy[field] = (value.replace(e["file"], source) if isinstance(value, str)
+                                   else [source if a == e["file"] else a for a in value])
+            out.append(copy)
+    return out
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print("usage: scripts/lint-tidy.py BUILD_DIR", file=sys.stderr)
@@ -59,7 +82,12 @@ def main() -> int:
                            os.path.expanduser("~/.cache/kernelrank/clang-tidy"))
     os.makedirs(cache, exist_ok=True)
     with open(os.path.join(build, "compile_commands.json")) as f:
-        entries = json.load(f)
+        entries = unity_expanded(json.load(f))
+    # clang-tidy reads the commands from a database: the expanded one, beside the build's.
+    tidy_db = os.path.join(build, "tidy")
+    os.makedirs(tidy_db, exist_ok=True)
+    with open(os.path.join(tidy_db, "compile_commands.json"), "w") as f:
+        json.dump(entries, f, indent=1)
     wanted = re.compile("^" + re.escape(root) + "/src/(?!train/)")
     units = sorted({e["file"]: e for e in entries if wanted.match(e["file"])}.values(),
                    key=lambda e: e["file"])
@@ -74,7 +102,7 @@ def main() -> int:
 
     def run(item):
         path, key = item
-        done = subprocess.run(["clang-tidy", "-p", build, "--quiet", path],
+        done = subprocess.run(["clang-tidy", "-p", tidy_db, "--quiet", path],
                               capture_output=True, text=True)
         if done.returncode == 0:
             open(os.path.join(cache, key), "w").close()
