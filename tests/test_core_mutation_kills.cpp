@@ -12,8 +12,8 @@
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/model_forms.hpp"
-#include "kernelrank/search/order_argument.hpp"
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/order_argument.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <doctest/doctest.h>
 

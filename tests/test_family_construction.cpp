@@ -1,7 +1,7 @@
 // Constructed upper bounds for families (bounds/family_construction.hpp) and the shipped
 // models of the witness family, each re-verified by the exact evaluator and by the
 // independent oracle of tests/oracle.
-#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/bounds/family_construction.hpp"
 #include "kernelrank/core/errors.hpp"

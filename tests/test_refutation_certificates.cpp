@@ -168,7 +168,7 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
     CAPTURE(m);
     const SourcedBound sourced = best_certified_bound(nk_task(m), bound_options(m));
     CHECK(sourced.best.bound <= shipped_upper[m]);
-    CHECK(run_checker(sourced.best.certificate, std::nullopt).bound == sourced.best.bound.str());
+    CHECK(run_checker(sourced.best.certificate.text(), std::nullopt).bound == sourced.best.bound.str());
   }
   CHECK(best_certified_bound(nk_task(2), bound_options(2)).best.source == BoundSource::OneRow);
   CHECK(best_certified_bound(nk_task(5), bound_options(5)).best.source == BoundSource::Order);
@@ -176,7 +176,7 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
   const SourcedBound m7 = best_certified_bound(nk_task(7), bound_options(7));
   CHECK(m7.best.bound == 3);
   CHECK(m7.best.source == BoundSource::InheritedOrder);
-  CHECK(m7.best.certificate.find("rule inherit") != std::string::npos);
+  CHECK(m7.best.certificate.text().find("rule inherit") != std::string::npos);
   // m = 8: four disjoint pairs refute rank 3; the code alone gives 2, inheritance 3.
   const SourcedBound m8 = best_certified_bound(nk_task(8), bound_options(8));
   CHECK(m8.best.bound == 4);
@@ -186,7 +186,31 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
   const SourcedBound m16 = best_certified_bound(nk_task(16), bound_options(16));
   CHECK(m16.best.bound == 8);
   CHECK(m16.best.source == BoundSource::Code);
-  CHECK(m16.best.certificate.rfind("kernelrank-certificate 1", 0) == 0);
+  CHECK(m16.best.certificate.text().rfind("kernelrank-certificate 1", 0) == 0);
+}
+
+TEST_CASE("bound: each candidate's certificate is checked once, and the winner not again") {
+  // m = 8 has four sources (code, inherited order, dependence, one row) and the product of
+  // codes: five certificates, each run through the checker exactly once.
+  const std::uint64_t before = checker_runs();
+  const SourcedBound m8 = best_certified_bound(nk_task(8), bound_options(8));
+  CHECK(m8.candidates.size() == 5);
+  CHECK(checker_runs() - before == m8.candidates.size());
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "kernelrank-checked-once.cert";
+  std::filesystem::remove(path);
+  const std::uint64_t before_write = checker_runs();
+  (void)write_verified_certificate(path.string(), m8.best.certificate);
+  CHECK(checker_runs() == before_write);
+  CHECK(std::filesystem::exists(path));
+  std::filesystem::remove(path);
+  // The path from a bare text still checks it (once).
+  (void)write_verified_certificate(path.string(), m8.best.certificate.text());
+  CHECK(checker_runs() == before_write + 1);
+  std::filesystem::remove(path);
+  // An empty VerifiedCertificate (no checker run made it) is never written.
+  CHECK_THROWS_AS(write_verified_certificate(path.string(), VerifiedCertificate{}), InternalError);
+  CHECK_FALSE(std::filesystem::exists(path));
 }
 
 TEST_CASE("dependence certificates: every mixed sign pattern is needed") {

@@ -11,7 +11,7 @@
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/builtin_models.hpp"
-#include "kernelrank/models/softmax_base.hpp"
+#include "kernelrank/eval/softmax_base.hpp"
 
 #include <memory>
 

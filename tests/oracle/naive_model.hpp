@@ -22,7 +22,7 @@
 #include "kernelrank/models/model.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/search/rank_model.hpp"
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <cstdint>
 #include <functional>

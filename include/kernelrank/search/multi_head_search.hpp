@@ -13,7 +13,7 @@
 
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/search/rank_model.hpp"
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -4,7 +4,7 @@
 
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model_forms.hpp"
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <cstddef>
 #include <string>

@@ -19,9 +19,9 @@
 
 #include "kernelrank/bounds/bound_search.hpp"
 #include "kernelrank/search/heuristic_rank_search.hpp"
-#include "kernelrank/search/order_argument.hpp"
+#include "kernelrank/bounds/order_argument.hpp"
 #include "kernelrank/search/rank_model.hpp"
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <functional>
 #include <optional>
