@@ -170,7 +170,8 @@ TEST_CASE("generated rows: impossible parameters are refused with the parameter 
 
 TEST_CASE("parameter messages: {name} is the front end's, '{{' a literal brace") {
   const ParameterMessage message("{m} and {max-base}; {0,1}^m, {Upper}, {{x}, a {b");
-  CHECK(ParameterMessage::plain(message.pattern()) == "m and max-base; {0,1}^m, {Upper}, {x}, a {b");
+  CHECK(ParameterMessage::plain(message.pattern()) ==
+        "m and max-base; {0,1}^m, {Upper}, {x}, a {b");
   CHECK(message.render([](const std::string& p) { return "--" + p; }) ==
         "--m and --max-base; {0,1}^m, {Upper}, {x}, a {b");
   CHECK(ParameterMessage::literal("out{x}.json") == "out{{x}.json");

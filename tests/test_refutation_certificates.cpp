@@ -168,7 +168,8 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
     CAPTURE(m);
     const SourcedBound sourced = best_certified_bound(nk_task(m), bound_options(m));
     CHECK(sourced.best.bound <= shipped_upper[m]);
-    CHECK(run_checker(sourced.best.certificate.text(), std::nullopt).bound == sourced.best.bound.str());
+    CHECK(run_checker(sourced.best.certificate.text(), std::nullopt).bound ==
+          sourced.best.bound.str());
   }
   CHECK(best_certified_bound(nk_task(2), bound_options(2)).best.source == BoundSource::OneRow);
   CHECK(best_certified_bound(nk_task(5), bound_options(5)).best.source == BoundSource::Order);

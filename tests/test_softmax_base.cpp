@@ -1,6 +1,6 @@
 // The smallest softmax base (theory.md L5) and its certificate.
-#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/eval/softmax_base.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 
 #include "oracle/naive_model.hpp"
 

@@ -326,8 +326,8 @@ std::optional<BoundSearchResult> find_rank_bound(const BoundSearchOptions& optio
   if (!options.code_file.empty()) {
     const Code code = read_code(options.code_file);
     if (code.m != m)
-      throw DomainError("the code in " + ParameterMessage::literal(options.code_file) + " has width " + std::to_string(code.m) +
-                       ", not {m} " + std::to_string(m));
+      throw DomainError("the code in " + ParameterMessage::literal(options.code_file) +
+                        " has width " + std::to_string(code.m) + ", not {m} " + std::to_string(m));
     consider("code " + options.code_file, code.words);
   } else {
     if (m == 24) {

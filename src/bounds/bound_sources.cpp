@@ -65,9 +65,9 @@ std::optional<Draft> order_candidate(const CertificateTask& task) {
   } else {
     c.source = BoundSource::InheritedOrder;
     d.text = inherit_certificate(task,
-                                        "T(" + std::to_string(base_m) + ",3) padded with " +
-                                            std::to_string(task.m - base_m) + " zero coordinates",
-                                        *text, std::to_string(rank + 1));
+                                 "T(" + std::to_string(base_m) + ",3) padded with " +
+                                     std::to_string(task.m - base_m) + " zero coordinates",
+                                 *text, std::to_string(rank + 1));
     c.description = "inherited: the order argument's " + core + ", padded with " +
                     std::to_string(task.m - base_m) + " zero coordinates";
   }
@@ -110,9 +110,9 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
   const bool code_cannot_win =
       product && product->candidate.bound > Integer(100'000) && options.code_file.empty();
   if (code_cannot_win) {
-    result.code_reason = "not run: the product of codes gives r >= " +
-                         product->candidate.bound.str() +
-                         ", more than the code search's at most 100,000 rows can";
+    result.code_reason =
+        "not run: the product of codes gives r >= " + product->candidate.bound.str() +
+        ", more than the code search's at most 100,000 rows can";
   } else if (task.m < 2) {
     result.code_reason = "no code has width m < 2";
   } else if (task.m < 4 && task.n > 1000) {

@@ -198,15 +198,16 @@ void validate(const GeneratedRows& rows) {
   if (rows.n < 3 || rows.n > 1000) throw DomainError("{n} must be in 3..1000");
   if (rows.weight < 1 || rows.weight >= rows.m)
     throw DomainError("{weight} must be in 1..m-1 = 1.." + std::to_string(rows.m - 1) + ", not " +
-                     std::to_string(rows.weight));
+                      std::to_string(rows.weight));
   if (rows.count < 2 || rows.count > kMaxGeneratedRows)
     throw DomainError("{words} must be in 2.." + std::to_string(kMaxGeneratedRows) + ", not " +
-                     std::to_string(rows.count));
+                      std::to_string(rows.count));
   const double bytes =
       static_cast<double>(rows.count) * static_cast<double>(words_per_row(rows.m)) * 8.0;
   if (bytes > 4.0 * 1024 * 1024 * 1024)
-    throw DomainError("{words} " + std::to_string(rows.count) + " at m = " + std::to_string(rows.m) +
-                     " needs more than 4 GiB for the words; use fewer words");
+    throw DomainError("{words} " + std::to_string(rows.count) +
+                      " at m = " + std::to_string(rows.m) +
+                      " needs more than 4 GiB for the words; use fewer words");
 }
 
 std::vector<std::uint64_t> generate_words(const GeneratedRows& rows) {
@@ -264,7 +265,7 @@ std::vector<std::uint64_t> conflict_drops(const GeneratedRows& rows,
       while (b < bucket.size() && bucket[b].first == bucket[a].first) ++b;
       if (b - a > 4096)
         throw DomainError("too many near-duplicate words (" + std::to_string(b - a) +
-                         " share a subset): use fewer {words} or a larger {m}");
+                          " share a subset): use fewer {words} or a larger {m}");
       for (std::size_t p = a; p < b; ++p)
         for (std::size_t q = p + 1; q < b; ++q) {
           const std::uint64_t i = bucket[p].second, j = bucket[q].second;
@@ -275,7 +276,7 @@ std::vector<std::uint64_t> conflict_drops(const GeneratedRows& rows,
         }
       if (conflicts.size() > kMaxConflicts)
         throw DomainError("more than " + std::to_string(kMaxConflicts) +
-                         " pairs of words with gap < 2: use fewer {words} or a larger {m}");
+                          " pairs of words with gap < 2: use fewer {words} or a larger {m}");
       a = b;
     }
   }

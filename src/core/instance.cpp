@@ -62,9 +62,9 @@ std::uint64_t count_instances(std::uint64_t universe, int n, QueryMode mode, std
     count *= universe;
     if (count > limit) {
       throw DomainResourceError("the task has more than " + std::to_string(limit) + " instances (" +
-                          std::to_string(universe) + "^" + std::to_string(n) +
-                          " sequences); use overlap profiles ({profiles}) for overlap-only "
-                          "models, a family file, or raise {max-instances}");
+                                std::to_string(universe) + "^" + std::to_string(n) +
+                                " sequences); use overlap profiles ({profiles}) for overlap-only "
+                                "models, a family file, or raise {max-instances}");
     }
   }
   return static_cast<std::uint64_t>(count);

@@ -67,7 +67,8 @@ void parallel_for(std::size_t tasks, int threads,
 
 Shard parse_shard(const std::string& text, const std::string& option) {
   const std::size_t slash = text.find('/');
-  const DomainError usage(option + " must be k/K with 1 <= k <= K <= 1000000 (for example 2/3), not '" +
+  const DomainError usage(option +
+                          " must be k/K with 1 <= k <= K <= 1000000 (for example 2/3), not '" +
                           ParameterMessage::literal(text) + "'");
   if (slash == std::string::npos) throw usage;
   const std::string k = text.substr(0, slash), count = text.substr(slash + 1);

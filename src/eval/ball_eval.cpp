@@ -419,7 +419,7 @@ BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& op
   if (n < 1) throw DomainError("{n} must be at least 1");
   if (static_cast<long long>(m) * n > 62 || m > 24)
     throw DomainResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
-                        ") is too large for brute force; give a {family}");
+                              ") is too large for brute force; give a {family}");
   const std::uint64_t universe = 1ULL << m;
   count_instances(universe, n, options.mode, options.instance_limit);  // throws above the limit
   Task task;

@@ -163,7 +163,8 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec,
     }
     if (options.feature_map && *options.feature_map != map)
       throw DomainError("{feature-map} " + to_string(*options.feature_map) +
-                       " contradicts the file's activation " + ParameterMessage::literal(*activation));
+                        " contradicts the file's activation " +
+                        ParameterMessage::literal(*activation));
     return map;
   }
   if (options.feature_map) return *options.feature_map;
@@ -176,7 +177,7 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec,
   }
   if (spec.default_map) return *spec.default_map;
   throw DomainError("layout " + std::string(spec.name) +
-                   " has no default feature map: give {feature-map}");
+                    " has no default feature map: give {feature-map}");
 }
 
 }  // namespace
@@ -211,7 +212,8 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
     const auto stated = file.metadata.find("layout");
     if (stated != file.metadata.end() && stated->second != to_string(layout))
       throw DomainError("{layout} " + to_string(layout) +
-                       " contradicts the file's metadata layout \"" + ParameterMessage::literal(stated->second) + "\"");
+                        " contradicts the file's metadata layout \"" +
+                        ParameterMessage::literal(stated->second) + "\"");
   } else if (const auto stated = file.metadata.find("layout"); stated != file.metadata.end()) {
     try {
       layout = parse_head_layout(stated->second);

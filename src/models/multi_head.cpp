@@ -3,8 +3,8 @@
 // core/exact_rank.hpp (fraction-free elimination over its kernel table).
 #include "kernelrank/models/multi_head.hpp"
 
-#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/models/model_forms.hpp"
 
 #include <stdexcept>

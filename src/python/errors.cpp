@@ -38,15 +38,12 @@ void set_error(PyObject* type, const std::string& message) {
   PyErr_SetString(type, krcheck::printable(message).c_str());
 }
 
-// A library parameter {name} becomes the keyword argument's spelling (max-base: max_base).
+// A library parameter {name} is written as the CLI writes it (--name), so that every message
+// is the CLI's text (docs/python.md); the keyword arguments have the flags' names.
 std::string python_message(const std::exception& e) {
   const auto* named = dynamic_cast<const ParameterMessage*>(&e);
   if (named == nullptr) return e.what();
-  return named->render([](std::string parameter) {
-    for (char& c : parameter)
-      if (c == '-') c = '_';
-    return parameter;
-  });
+  return named->render([](const std::string& parameter) { return "--" + parameter; });
 }
 
 void set_input_error(const InputError& e) {

@@ -53,7 +53,8 @@ FeatureMap parse_feature_map(const std::string& name) {
     throw DomainError(
         "{feature} identity is not trained: the trainer trains relu, square (PF) and softmax "
         "heads; write a signed identity head as kind=parametric activation=identity");
-  throw DomainError("{feature} must be relu, square or softmax, not '" + ParameterMessage::literal(name) + "'");
+  throw DomainError("{feature} must be relu, square or softmax, not '" +
+                    ParameterMessage::literal(name) + "'");
 }
 
 std::string to_string(FeatureMap feature) {

@@ -43,7 +43,8 @@ void check_config(const Family& train, const Family& test, const TrainConfig& co
   if (config.positions != 0 && config.positions != train.n)
     throw UsageError("position-dependent maps need positions = n = " + std::to_string(train.n));
   if (config.loss != "band" && config.loss != "mse")
-    throw DomainError("{loss} must be band or mse, not '" + ParameterMessage::literal(config.loss) + "'");
+    throw DomainError("{loss} must be band or mse, not '" + ParameterMessage::literal(config.loss) +
+                      "'");
   if (!(config.band >= 0 && config.band < 0.5)) throw DomainError("{band} must be in [0, 0.5)");
   if (config.constant_features < 0) throw DomainError("{constant-features} must be at least 0");
   if (config.polish_steps < 0) throw DomainError("{polish} must be at least 0");

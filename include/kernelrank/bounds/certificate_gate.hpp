@@ -54,8 +54,8 @@ class VerifiedCertificate {
   bool empty() const { return text_.empty(); }
 
  private:
-  friend VerifiedCertificate verify_certificate(std::string text,
-                                                std::optional<FamilyInput> family, int threads);
+  friend VerifiedCertificate verify_certificate(std::string text, std::optional<FamilyInput> family,
+                                                int threads);
   VerifiedCertificate(std::string text, std::optional<FamilyInput> family)
       : text_(std::move(text)), family_(std::move(family)) {}
   std::string text_;

@@ -18,10 +18,10 @@
 #pragma once
 
 #include "kernelrank/bounds/bound_search.hpp"
-#include "kernelrank/search/heuristic_rank_search.hpp"
 #include "kernelrank/bounds/order_argument.hpp"
-#include "kernelrank/search/rank_model.hpp"
 #include "kernelrank/bounds/rank_task.hpp"
+#include "kernelrank/search/heuristic_rank_search.hpp"
+#include "kernelrank/search/rank_model.hpp"
 
 #include <functional>
 #include <optional>
