@@ -67,9 +67,9 @@ void keep_certificate(const RankTask& task, const std::string& text, const std::
   const std::optional<FamilyInput> family =
       task.cube ? std::nullopt
                 : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
-  require_checker_verified(text, family);
+  VerifiedCertificate verified = verify_certificate(text, family);  // the one check
   if (!result.certificate_text) {
-    result.certificate_text = text;
+    result.certificate_text = std::move(verified);
     result.certificate_rule = rule;
   }
 }
