@@ -115,7 +115,7 @@ core_filter() {
     src/bounds/rank_bound.cpp) echo "$kills,rank-bound:*,witness:*,certify:*,search: r = 1 at m = 4*" ;;
     src/eval/evaluate.cpp) echo "$kills,evaluate:*,builtin:*,domination:*,counterexample:*,oracle:*,profiles: agree*" ;;
     src/eval/tabulated_eval.cpp) echo "$kills,evaluate:*,builtin:*,counterexample:*,softmax-base:*" ;;
-    src/search/order_argument.cpp) echo "$kills,search: the cube task*,search: r = 1 at m = 4*,search: the order argument*,search: r = 3 at m = 5*,search: the minimal-rank*" ;;
+    src/bounds/order_argument.cpp) echo "$kills,search: the cube task*,search: r = 1 at m = 4*,search: the order argument*,search: r = 3 at m = 5*,search: the minimal-rank*" ;;
     *) echo "*" ;;
   esac
 }

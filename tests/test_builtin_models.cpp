@@ -1,6 +1,6 @@
 // Built-in models: L1 (rank1-mean), L5 (softmax) and L6 (product) by brute force.
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/builtin_models.hpp"
 

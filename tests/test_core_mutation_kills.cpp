@@ -6,14 +6,14 @@
 #include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/bounds/domination_check.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
+#include "kernelrank/bounds/order_argument.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/token.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/model_forms.hpp"
-#include "kernelrank/search/order_argument.hpp"
-#include "kernelrank/search/rank_task.hpp"
 
 #include <doctest/doctest.h>
 

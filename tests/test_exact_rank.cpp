@@ -1,5 +1,5 @@
 // Exact rank (Bareiss) against naive Gaussian elimination over the rationals.
-#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // Constructed upper bounds for families (bounds/family_construction.hpp) and the shipped
 // models of the witness family, each re-verified by the exact evaluator and by the
 // independent oracle of tests/oracle.
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/bounds/family_construction.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 

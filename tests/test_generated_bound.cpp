@@ -147,15 +147,35 @@ TEST_CASE("generated bound: T = K^2 / (K + Sigma) from the histogram, claim floo
   CHECK(bound.sum == floor_of(t * Rational(Integer(1) << 32)));
 }
 
-TEST_CASE("generated rows: impossible parameters are refused with the option named") {
-  CHECK_THROWS_WITH_AS(validate(GeneratedRows{64, 3, 1, 1, 32}), doctest::Contains("--words"),
-                       UsageError);
-  CHECK_THROWS_WITH_AS(validate(GeneratedRows{64, 3, 1, 100, 64}), doctest::Contains("--weight"),
-                       UsageError);
+TEST_CASE("generated rows: impossible parameters are refused with the parameter named") {
+  // The library names its parameter (words, weight, n); a front end renders the pattern's
+  // {name} its own way, the CLI as the flag --name.
+  const auto refusal = [](const GeneratedRows& rows) -> std::string {
+    try {
+      validate(rows);
+    } catch (const DomainError& e) {
+      CHECK(std::string(e.what()) == ParameterMessage::plain(e.pattern()));
+      return e.pattern();
+    }
+    return "no DomainError";
+  };
+  CHECK(refusal(GeneratedRows{64, 3, 1, 1, 32}).rfind("{words} must be in 2..", 0) == 0);
+  CHECK(refusal(GeneratedRows{64, 3, 1, 100, 64}) == "{weight} must be in 1..m-1 = 1..63, not 64");
+  CHECK(refusal(GeneratedRows{64, 2, 1, 100, 32}) == "{n} must be in 3..1000");
   CHECK_THROWS_WITH_AS(validate(GeneratedRows{4096, 3, 1, 9'000'000, 100}),
                        doctest::Contains("4 GiB"), UsageError);
-  CHECK_THROWS_WITH_AS(validate(GeneratedRows{64, 2, 1, 100, 32}), doctest::Contains("--n"),
+  CHECK_THROWS_WITH_AS(validate(GeneratedRows{64, 2, 1, 100, 32}), "n must be in 3..1000",
                        UsageError);
+}
+
+TEST_CASE("parameter messages: {name} is the front end's, '{{' a literal brace") {
+  const ParameterMessage message("{m} and {max-base}; {0,1}^m, {Upper}, {{x}, a {b");
+  CHECK(ParameterMessage::plain(message.pattern()) ==
+        "m and max-base; {0,1}^m, {Upper}, {x}, a {b");
+  CHECK(message.render([](const std::string& p) { return "--" + p; }) ==
+        "--m and --max-base; {0,1}^m, {Upper}, {x}, a {b");
+  CHECK(ParameterMessage::literal("out{x}.json") == "out{{x}.json");
+  CHECK(ParameterMessage::plain(ParameterMessage::literal("a{b}c")) == "a{b}c");
 }
 
 TEST_CASE("generated rows: more near-duplicates than the pre-pass allows is a clear error") {

@@ -1,8 +1,8 @@
 // Trace and dominance rank bounds (theory.md L4) against exact ranks and hand values.
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/bounds/rank_bound.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 
 #include <doctest/doctest.h>
 

@@ -77,10 +77,10 @@ TEST_CASE(
     CHECK(result.label == "refuted (certified)");
     REQUIRE(result.certificate_text);
     CHECK(result.certificate_rule == "order");
-    const CheckerVerdict verdict = run_checker(*result.certificate_text, std::nullopt);
+    const CheckerVerdict verdict = run_checker(result.certificate_text->text(), std::nullopt);
     CHECK(verdict.verified);
     CHECK(verdict.bound == "3");
-    CHECK(result.certificate_text->find(
+    CHECK(result.certificate_text->text().find(
               search_class == SearchClass::PF ? "class=PF" : "class=NK") != std::string::npos);
   }
 }
@@ -96,7 +96,7 @@ TEST_CASE(
   REQUIRE(pairs >= 3);  // an odd cycle needs at least three pairs
   for (std::size_t drop = 0; drop < pairs; ++drop) {
     const CheckerVerdict verdict =
-        run_checker(without_keypair(*result.certificate_text, drop), std::nullopt);
+        run_checker(without_keypair(result.certificate_text->text(), drop), std::nullopt);
     CHECK_FALSE(verdict.verified);
     CHECK(verdict.diagnostics.find("not contradictory") != std::string::npos);
   }
@@ -106,12 +106,12 @@ TEST_CASE("search: r = 1 at m = 4 and r = 0 are certified through the checker") 
   const SearchResult r1 = search_rank(cube_rank_task(4, 3), exact_only(1, SearchClass::NK));
   CHECK(r1.label == "refuted (certified)");
   REQUIRE(r1.certificate_text);
-  CHECK(run_checker(*r1.certificate_text, std::nullopt).bound == "2");
+  CHECK(run_checker(r1.certificate_text->text(), std::nullopt).bound == "2");
   const SearchResult r0 = search_rank(cube_rank_task(2, 3), exact_only(0, SearchClass::PF));
   CHECK(r0.label == "refuted (certified)");
   REQUIRE(r0.certificate_text);
   CHECK(r0.certificate_rule == "one row");
-  CHECK(run_checker(*r0.certificate_text, std::nullopt).verified);
+  CHECK(run_checker(r0.certificate_text->text(), std::nullopt).verified);
 }
 
 TEST_CASE("search on a family file: the order certificate names the file by its digest") {
@@ -131,12 +131,12 @@ TEST_CASE("search on a family file: the order certificate names the file by its 
   const SearchResult result = search_rank(task, options);
   CHECK(result.label == "refuted (certified)");
   REQUIRE(result.certificate_text);
-  CHECK(result.certificate_text->find("task family") != std::string::npos);
-  CHECK(run_checker(*result.certificate_text, FamilyInput{"t43.family", bytes}).verified);
+  CHECK(result.certificate_text->text().find("task family") != std::string::npos);
+  CHECK(run_checker(result.certificate_text->text(), FamilyInput{"t43.family", bytes}).verified);
   // A different family file (one instance more, so another digest) is refused.
-  CHECK_FALSE(
-      run_checker(*result.certificate_text, FamilyInput{"t43.family", bytes + "1 0000 0000 0000\n"})
-          .verified);
+  CHECK_FALSE(run_checker(result.certificate_text->text(),
+                          FamilyInput{"t43.family", bytes + "1 0000 0000 0000\n"})
+                  .verified);
   // Without the file, the same exact argument is not called certified.
   RankTask no_file = family_rank_task(parse_family("t43.family", bytes), "t43.family");
   const SearchResult bare = search_rank(no_file, options);
@@ -148,13 +148,13 @@ TEST_CASE(
     "one way out: a certificate the checker refuses is an internal error and is not written") {
   const SearchResult result = search_rank(cube_rank_task(5, 3), exact_only(2, SearchClass::NK));
   REQUIRE(result.certificate_text);
-  const std::string forged = without_keypair(*result.certificate_text, 0);
+  const std::string forged = without_keypair(result.certificate_text->text(), 0);
   const std::filesystem::path path =
       std::filesystem::temp_directory_path() / "kernelrank-forged-order.cert";
   std::filesystem::remove(path);
   CHECK_THROWS_AS(write_verified_certificate(path.string(), forged), InternalError);
   CHECK_FALSE(std::filesystem::exists(path));
-  CHECK_NOTHROW(write_verified_certificate(path.string(), *result.certificate_text));
+  CHECK_NOTHROW(write_verified_certificate(path.string(), result.certificate_text->text()));
   CHECK(std::filesystem::exists(path));
   std::filesystem::remove(path);
 }
@@ -168,7 +168,8 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
     CAPTURE(m);
     const SourcedBound sourced = best_certified_bound(nk_task(m), bound_options(m));
     CHECK(sourced.best.bound <= shipped_upper[m]);
-    CHECK(run_checker(sourced.best.certificate, std::nullopt).bound == sourced.best.bound.str());
+    CHECK(run_checker(sourced.best.certificate.text(), std::nullopt).bound ==
+          sourced.best.bound.str());
   }
   CHECK(best_certified_bound(nk_task(2), bound_options(2)).best.source == BoundSource::OneRow);
   CHECK(best_certified_bound(nk_task(5), bound_options(5)).best.source == BoundSource::Order);
@@ -176,7 +177,7 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
   const SourcedBound m7 = best_certified_bound(nk_task(7), bound_options(7));
   CHECK(m7.best.bound == 3);
   CHECK(m7.best.source == BoundSource::InheritedOrder);
-  CHECK(m7.best.certificate.find("rule inherit") != std::string::npos);
+  CHECK(m7.best.certificate.text().find("rule inherit") != std::string::npos);
   // m = 8: four disjoint pairs refute rank 3; the code alone gives 2, inheritance 3.
   const SourcedBound m8 = best_certified_bound(nk_task(8), bound_options(8));
   CHECK(m8.best.bound == 4);
@@ -186,7 +187,31 @@ TEST_CASE("bound: the best certified source per m, and never above a verified mo
   const SourcedBound m16 = best_certified_bound(nk_task(16), bound_options(16));
   CHECK(m16.best.bound == 8);
   CHECK(m16.best.source == BoundSource::Code);
-  CHECK(m16.best.certificate.rfind("kernelrank-certificate 1", 0) == 0);
+  CHECK(m16.best.certificate.text().rfind("kernelrank-certificate 1", 0) == 0);
+}
+
+TEST_CASE("bound: each candidate's certificate is checked once, and the winner not again") {
+  // m = 8 has four sources (code, inherited order, dependence, one row) and the product of
+  // codes: five certificates, each run through the checker exactly once.
+  const std::uint64_t before = checker_runs();
+  const SourcedBound m8 = best_certified_bound(nk_task(8), bound_options(8));
+  CHECK(m8.candidates.size() == 5);
+  CHECK(checker_runs() - before == m8.candidates.size());
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "kernelrank-checked-once.cert";
+  std::filesystem::remove(path);
+  const std::uint64_t before_write = checker_runs();
+  (void)write_verified_certificate(path.string(), m8.best.certificate);
+  CHECK(checker_runs() == before_write);
+  CHECK(std::filesystem::exists(path));
+  std::filesystem::remove(path);
+  // The path from a bare text still checks it (once).
+  (void)write_verified_certificate(path.string(), m8.best.certificate.text());
+  CHECK(checker_runs() == before_write + 1);
+  std::filesystem::remove(path);
+  // An empty VerifiedCertificate (no checker run made it) is never written.
+  CHECK_THROWS_AS(write_verified_certificate(path.string(), VerifiedCertificate{}), InternalError);
+  CHECK_FALSE(std::filesystem::exists(path));
 }
 
 TEST_CASE("dependence certificates: every mixed sign pattern is needed") {
@@ -212,13 +237,15 @@ TEST_CASE("inherit certificates: the embedded bound carries over, a stronger cla
   REQUIRE(five.certificate_text);
   CertificateTask outer = nk_task(7);
   outer.positive_features = true;
-  CHECK(run_checker(inherit_certificate(outer, "padded", *five.certificate_text, "3"), std::nullopt)
+  CHECK(run_checker(inherit_certificate(outer, "padded", five.certificate_text->text(), "3"),
+                    std::nullopt)
             .verified);
-  CHECK_FALSE(
-      run_checker(inherit_certificate(outer, "padded", *five.certificate_text, "4"), std::nullopt)
-          .verified);
-  // A PF bound says nothing about NK models.
-  CHECK_FALSE(run_checker(inherit_certificate(nk_task(7), "padded", *five.certificate_text, "3"),
+  CHECK_FALSE(run_checker(inherit_certificate(outer, "padded", five.certificate_text->text(), "4"),
                           std::nullopt)
                   .verified);
+  // A PF bound says nothing about NK models.
+  CHECK_FALSE(
+      run_checker(inherit_certificate(nk_task(7), "padded", five.certificate_text->text(), "3"),
+                  std::nullopt)
+          .verified);
 }

@@ -1,8 +1,8 @@
 // The rank search (issue 5): row instances, the order argument, exact
 // completion and re-verification, both Z3 encodings and their cross-check,
 // the child-process limits and the minimal-rank table on small cubes.
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/search/min_rank.hpp"

@@ -1,6 +1,6 @@
 // The smallest softmax base (theory.md L5) and its certificate.
+#include "kernelrank/eval/softmax_base.hpp"
 #include "kernelrank/models/builtin_models.hpp"
-#include "kernelrank/models/softmax_base.hpp"
 
 #include "oracle/naive_model.hpp"
 

@@ -120,7 +120,7 @@ TARGETS = [
         (r"^\s+if \(2 \* anum >= aden\)", r"^\s+if \(2 \* anum >= aden\)"),
         (r"^\s+if \(error \* 2 >= 1\)", r"^\s+if \(error \* 2 >= 1\)"),
     ]),
-    ("core", "src/search/order_argument.cpp", [
+    ("core", "src/bounds/order_argument.cpp", [
         (r"^std::vector<DominationFact> domination_facts\(", r"^}"),
         (r"^class OrderGraph", r"^};"),
         (r"^struct OrderSearch", r"^};"),

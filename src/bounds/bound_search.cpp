@@ -302,10 +302,11 @@ BoundSearchEntry certify_pool(const std::string& construction, const std::vector
   return entry;
 }
 
-BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
+std::optional<BoundSearchResult> find_rank_bound(const BoundSearchOptions& options,
+                                                 std::string* why_not) {
   const int m = options.m, n = options.n;
-  if (m < 2 || m > 4096) throw UsageError("--m must be in 2..4096");
-  if (n < 3 || n > 1000) throw UsageError("--n must be in 3..1000 (rank 1 suffices below 3)");
+  if (m < 2 || m > 4096) throw DomainError("{m} must be in 2..4096");
+  if (n < 3 || n > 1000) throw DomainError("{n} must be in 3..1000 (rank 1 suffices below 3)");
   BoundSearchResult result;
   bool have_best = false;
   auto consider = [&](const std::string& construction, const std::vector<Token>& pool,
@@ -325,8 +326,8 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
   if (!options.code_file.empty()) {
     const Code code = read_code(options.code_file);
     if (code.m != m)
-      throw UsageError("the code in " + options.code_file + " has width " + std::to_string(code.m) +
-                       ", not --m " + std::to_string(m));
+      throw DomainError("the code in " + ParameterMessage::literal(options.code_file) +
+                        " has width " + std::to_string(code.m) + ", not {m} " + std::to_string(m));
     consider("code " + options.code_file, code.words);
   } else {
     if (m == 24) {
@@ -375,9 +376,18 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
     for (const StructuredCode& s : structured_bound_codes(m, kMaxStructuredRows))
       consider(s.construction, s.code.words, true);
   }
-  if (!have_best)
-    throw UsageError("no construction gave a certified bound for m=" + std::to_string(m));
+  if (!have_best) {
+    if (why_not) *why_not = "no construction gave a certified bound for m=" + std::to_string(m);
+    return std::nullopt;
+  }
   return result;
+}
+
+BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
+  std::string why_not;
+  std::optional<BoundSearchResult> result = find_rank_bound(options, &why_not);
+  if (!result) throw UsageError(why_not);
+  return std::move(*result);
 }
 
 }  // namespace kernelrank

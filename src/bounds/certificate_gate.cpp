@@ -8,6 +8,7 @@
 #include "check/check.hpp"  // the checker's library (src/check)
 #include "check/sha256.hpp"
 
+#include <atomic>
 #include <sstream>
 
 namespace kernelrank {
@@ -15,6 +16,8 @@ namespace kernelrank {
 namespace {
 
 const char* const kInMemory = "<certificate in memory>";
+
+std::atomic<std::uint64_t> runs{0};
 
 CheckerVerdict verdict_of(const krcheck::CheckResult& result, const std::ostringstream& err) {
   CheckerVerdict verdict;
@@ -36,6 +39,7 @@ void require(const CheckerVerdict& verdict) {
 
 CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyInput>& family_input,
                            int threads) {
+  runs.fetch_add(1, std::memory_order_relaxed);
   std::istringstream cert(text);
   std::istringstream family_stream(family_input ? family_input->bytes : std::string());
   std::optional<krcheck::NamedInput> family;
@@ -88,13 +92,27 @@ std::string family_digest_hex(const std::string& bytes) {
   return krcheck::to_hex(krcheck::sha256(bytes));
 }
 
-std::string write_verified_certificate(const std::string& path, const std::string& text,
-                                       const std::optional<FamilyInput>& family) {
-  require_checker_verified(text, family);
-  write_file_atomically(path, text);
+VerifiedCertificate verify_certificate(std::string text, std::optional<FamilyInput> family,
+                                       int threads) {
+  require(run_checker(text, family, threads));
+  return VerifiedCertificate(std::move(text), std::move(family));
+}
+
+std::string write_verified_certificate(const std::string& path,
+                                       const VerifiedCertificate& certificate) {
+  if (certificate.empty())
+    throw InternalError("no verified certificate to write to " + path + " (a bug)");
+  write_file_atomically(path, certificate.text());
   return "certificate written to " + path +
          " (verified in memory by the checker; check it with: kernelrank-check " + path +
-         (family ? " " + family->path : std::string()) + ")\n";
+         (certificate.family() ? " " + certificate.family()->path : std::string()) + ")\n";
 }
+
+std::string write_verified_certificate(const std::string& path, const std::string& text,
+                                       const std::optional<FamilyInput>& family) {
+  return write_verified_certificate(path, verify_certificate(text, family));
+}
+
+std::uint64_t checker_runs() { return runs.load(std::memory_order_relaxed); }
 
 }  // namespace kernelrank

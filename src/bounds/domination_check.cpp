@@ -50,13 +50,13 @@ DominationReport check_domination_cube(const Model& model, int m, int n, std::si
   if (model.position_dependent())
     throw UsageError("the exhaustive domination check supports position-independent models only");
   if (m < 1 || m > 20 || (std::uint64_t{1} << (3 * m)) > limit)
-    throw ResourceError("checking every triple of {0,1}^" + std::to_string(m) + " needs 2^" +
-                        std::to_string(3 * m) +
-                        " tests; use a family (--family) or m <= " + std::to_string([&] {
-                          int k = 1;
-                          while ((std::uint64_t{1} << (3 * (k + 1))) <= limit) ++k;
-                          return k;
-                        }()));
+    throw DomainResourceError("checking every triple of {0,1}^" + std::to_string(m) + " needs 2^" +
+                              std::to_string(3 * m) +
+                              " tests; use a family ({family}) or m <= " + std::to_string([&] {
+                                int k = 1;
+                                while ((std::uint64_t{1} << (3 * (k + 1))) <= limit) ++k;
+                                return k;
+                              }()));
   const std::vector<Token> universe = detail::cube_tokens(m);
   const std::size_t U = universe.size();
   // Kernel rows scaled to integers when they fit (the comparison is invariant

@@ -9,8 +9,8 @@
 // the best one seen (fewest failures, then least max error). Every step is exact.
 #include "kernelrank/bounds/family_construction.hpp"
 
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 
 #include <algorithm>
 #include <set>

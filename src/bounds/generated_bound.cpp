@@ -194,19 +194,20 @@ void count_tile(IntersectKernel intersect, const TiledRows& tiled, std::size_t b
 }  // namespace
 
 void validate(const GeneratedRows& rows) {
-  if (rows.m < 2 || rows.m > 4096) throw UsageError("--m must be in 2..4096 for generated rows");
-  if (rows.n < 3 || rows.n > 1000) throw UsageError("--n must be in 3..1000");
+  if (rows.m < 2 || rows.m > 4096) throw DomainError("{m} must be in 2..4096 for generated rows");
+  if (rows.n < 3 || rows.n > 1000) throw DomainError("{n} must be in 3..1000");
   if (rows.weight < 1 || rows.weight >= rows.m)
-    throw UsageError("--weight must be in 1..m-1 = 1.." + std::to_string(rows.m - 1) + ", not " +
-                     std::to_string(rows.weight));
+    throw DomainError("{weight} must be in 1..m-1 = 1.." + std::to_string(rows.m - 1) + ", not " +
+                      std::to_string(rows.weight));
   if (rows.count < 2 || rows.count > kMaxGeneratedRows)
-    throw UsageError("--words must be in 2.." + std::to_string(kMaxGeneratedRows) + ", not " +
-                     std::to_string(rows.count));
+    throw DomainError("{words} must be in 2.." + std::to_string(kMaxGeneratedRows) + ", not " +
+                      std::to_string(rows.count));
   const double bytes =
       static_cast<double>(rows.count) * static_cast<double>(words_per_row(rows.m)) * 8.0;
   if (bytes > 4.0 * 1024 * 1024 * 1024)
-    throw UsageError("--words " + std::to_string(rows.count) + " at m = " + std::to_string(rows.m) +
-                     " needs more than 4 GiB for the words; use fewer words");
+    throw DomainError("{words} " + std::to_string(rows.count) +
+                      " at m = " + std::to_string(rows.m) +
+                      " needs more than 4 GiB for the words; use fewer words");
 }
 
 std::vector<std::uint64_t> generate_words(const GeneratedRows& rows) {
@@ -263,8 +264,8 @@ std::vector<std::uint64_t> conflict_drops(const GeneratedRows& rows,
       std::size_t b = a + 1;
       while (b < bucket.size() && bucket[b].first == bucket[a].first) ++b;
       if (b - a > 4096)
-        throw UsageError("too many near-duplicate words (" + std::to_string(b - a) +
-                         " share a subset): use fewer --words or a larger --m");
+        throw DomainError("too many near-duplicate words (" + std::to_string(b - a) +
+                          " share a subset): use fewer {words} or a larger {m}");
       for (std::size_t p = a; p < b; ++p)
         for (std::size_t q = p + 1; q < b; ++q) {
           const std::uint64_t i = bucket[p].second, j = bucket[q].second;
@@ -274,8 +275,8 @@ std::vector<std::uint64_t> conflict_drops(const GeneratedRows& rows,
             conflicts.emplace_back(std::min(i, j), std::max(i, j));
         }
       if (conflicts.size() > kMaxConflicts)
-        throw UsageError("more than " + std::to_string(kMaxConflicts) +
-                         " pairs of words with gap < 2: use fewer --words or a larger --m");
+        throw DomainError("more than " + std::to_string(kMaxConflicts) +
+                          " pairs of words with gap < 2: use fewer {words} or a larger {m}");
       a = b;
     }
   }

@@ -30,14 +30,14 @@ constexpr int kMaxCubeLength = 1000;  // the checker's longest sequence
 constexpr std::uint64_t kMaxEnumeratedCombinations = std::uint64_t{1} << 16;
 
 void require_cube_parameters(int m, int n) {
-  if (m < 1) throw UsageError("--m must be at least 1, found " + std::to_string(m));
+  if (m < 1) throw DomainError("{m} must be at least 1, found " + std::to_string(m));
   if (m > kMaxTranscriptCubeWidth)
-    throw UsageError("--m must be at most " + std::to_string(kMaxTranscriptCubeWidth) + ", found " +
-                     std::to_string(m));
-  if (n < 1) throw UsageError("--n must be at least 1, found " + std::to_string(n));
+    throw DomainError("{m} must be at most " + std::to_string(kMaxTranscriptCubeWidth) +
+                      ", found " + std::to_string(m));
+  if (n < 1) throw DomainError("{n} must be at least 1, found " + std::to_string(n));
   if (n > kMaxCubeLength)
-    throw UsageError("--n must be at most " + std::to_string(kMaxCubeLength) + ", found " +
-                     std::to_string(n));
+    throw DomainError("{n} must be at most " + std::to_string(kMaxCubeLength) + ", found " +
+                      std::to_string(n));
 }
 
 Integer power(std::uint64_t base, std::uint64_t exponent) {
@@ -184,7 +184,8 @@ CubeCountMethod parse_cube_count_method(const std::string& text) {
   if (text == "auto") return CubeCountMethod::Auto;
   if (text == "brute-force") return CubeCountMethod::BruteForce;
   if (text == "antichains") return CubeCountMethod::Antichains;
-  throw UsageError("--method must be auto, brute-force or antichains, found '" + text + "'");
+  throw DomainError("{method} must be auto, brute-force or antichains, found '" +
+                    ParameterMessage::literal(text) + "'");
 }
 
 Integer cube_context_count(int m, int n) {
@@ -206,11 +207,11 @@ bool cube_antichain_count_feasible(int m, int n) {
 Integer cube_answer_vectors_brute_force(int m, int n) {
   require_cube_parameters(m, n);
   if (!cube_brute_force_feasible(m, n))
-    throw ResourceError("brute force over T(" + std::to_string(m) + "," + std::to_string(n) +
-                        ") visits " + cube_context_count(m, n).str() + " contexts x 2^" +
-                        std::to_string(m) + " queries, above " +
-                        std::to_string(kMaxTranscriptCells) +
-                        " answer cells; lower --m or --n, or use --method antichains (n <= 6)");
+    throw DomainResourceError(
+        "brute force over T(" + std::to_string(m) + "," + std::to_string(n) + ") visits " +
+        cube_context_count(m, n).str() + " contexts x 2^" + std::to_string(m) + " queries, above " +
+        std::to_string(kMaxTranscriptCells) +
+        " answer cells; lower {m} or {n}, or use {method} antichains (n <= 6)");
   const std::uint32_t universe = std::uint32_t{1} << m;
   const int keys = n - 1;
   std::unordered_set<std::string> vectors;
@@ -235,10 +236,10 @@ Integer cube_answer_vectors_brute_force(int m, int n) {
 Integer cube_answer_vectors_antichains(int m, int n) {
   require_cube_parameters(m, n);
   if (!cube_antichain_count_feasible(m, n))
-    throw ResourceError("the antichain count handles antichains of at most " +
-                        std::to_string(kMaxAntichainCountSize) +
-                        " members (--n <= " + std::to_string(kMaxAntichainCountSize + 1) +
-                        ") unless --m <= 3; use " + "--method brute-force or lower --n");
+    throw DomainResourceError("the antichain count handles antichains of at most " +
+                              std::to_string(kMaxAntichainCountSize) +
+                              " members ({n} <= " + std::to_string(kMaxAntichainCountSize + 1) +
+                              ") unless {m} <= 3; use " + "{method} brute-force or lower {n}");
   if (n == 1) return 1;  // no key besides the query: every answer is |q|
   const Integer width = lattice_width(m);
   Integer total = Integer(1) << m;  // antichains of one member: the single tokens
@@ -268,10 +269,10 @@ CubeTranscriptResult cube_transcript_bound(int m, int n, CubeCountMethod method,
   }
   if (cross_check) {
     if (!cube_brute_force_feasible(m, n) || !cube_antichain_count_feasible(m, n))
-      throw ResourceError(
-          "--cross-check needs both brute force (at most " + std::to_string(kMaxTranscriptCells) +
+      throw DomainResourceError(
+          "{cross-check} needs both brute force (at most " + std::to_string(kMaxTranscriptCells) +
           " answer cells) and the antichain count (n <= 6 or m <= 3) at T(" + std::to_string(m) +
-          "," + std::to_string(n) + "); lower --m or drop --cross-check");
+          "," + std::to_string(n) + "); lower {m} or drop {cross-check}");
     const Integer other = method == CubeCountMethod::Antichains
                               ? cube_answer_vectors_brute_force(m, n)
                               : cube_answer_vectors_antichains(m, n);

@@ -271,13 +271,13 @@ FamilyTranscriptResult family_transcript_bound(const Family& family) {
     const double work =
         3 * static_cast<double>(result.contexts - 1) * static_cast<double>(result.pairs);
     if (work > kMaxConflictWork)
-      throw ResourceError("the family has " + std::to_string(result.contexts) + " contexts in " +
-                          std::to_string(result.pairs) +
-                          " (query, context) pairs and is not a grid; comparing every pair of "
-                          "contexts would take about " +
-                          std::to_string(static_cast<long long>(work)) + " steps, above " +
-                          std::to_string(static_cast<long long>(kMaxConflictWork)) +
-                          "; use a smaller --family");
+      throw DomainResourceError(
+          "the family has " + std::to_string(result.contexts) + " contexts in " +
+          std::to_string(result.pairs) +
+          " (query, context) pairs and is not a grid; comparing every pair of "
+          "contexts would take about " +
+          std::to_string(static_cast<long long>(work)) + " steps, above " +
+          std::to_string(static_cast<long long>(kMaxConflictWork)) + "; use a smaller {family}");
     std::vector<std::uint64_t> degree(result.contexts, 0);
     for (std::size_t a = 0; a < result.contexts; ++a)
       for (std::size_t b = a + 1; b < result.contexts; ++b)

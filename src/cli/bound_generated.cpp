@@ -224,7 +224,8 @@ int run_generated_merge(const GeneratedArgs& args, const GlobalOptions& global) 
       if (!part.contains(key) || part[key] != value)
         throw UsageError(path + ": field '" + key +
                          "' differs from this run's (another task, generator or drops)");
-    const Shard shard = parse_shard(part.value("shard", ""), path + ": shard");
+    const Shard shard =
+        parse_shard(part.value("shard", ""), ParameterMessage::literal(path) + ": shard");
     if (shards == 0) shards = shard.count;
     if (shard.count != shards)
       throw UsageError(path + ": shard " + shard.str() + " is of " + std::to_string(shard.count) +

@@ -11,8 +11,8 @@
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/eval/softmax_base.hpp"
 #include "kernelrank/models/builtin_models.hpp"
-#include "kernelrank/models/softmax_base.hpp"
 
 #include <memory>
 

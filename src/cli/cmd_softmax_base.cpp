@@ -6,7 +6,7 @@
 #include "report_output.hpp"
 
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/softmax_base.hpp"
+#include "kernelrank/eval/softmax_base.hpp"
 
 #include <memory>
 

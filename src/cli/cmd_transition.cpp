@@ -10,8 +10,8 @@
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/eval/softmax_base.hpp"
 #include "kernelrank/models/builtin_models.hpp"
-#include "kernelrank/models/softmax_base.hpp"
 
 #include <memory>
 

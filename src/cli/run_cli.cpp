@@ -41,6 +41,13 @@ const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
 
 }  // namespace
 
+std::string cli_message(const std::exception& e) {
+  // Every library parameter is the flag of the same name: {m} is --m, {max-base} --max-base.
+  if (const auto* named = dynamic_cast<const ParameterMessage*>(&e))
+    return named->render([](const std::string& parameter) { return "--" + parameter; });
+  return e.what();
+}
+
 int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
   CLI::App app{
       "kernelrank: exact verification of feature-rank questions for nonnegative kernel "
@@ -67,7 +74,7 @@ int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
   }
   if (global.quiet) Progress::set_enabled(false);
   const auto report = [](const char* prefix, const std::exception& e, int code) {
-    std::cerr << prefix << krcheck::printable(e.what()) << "\n";
+    std::cerr << prefix << krcheck::printable(cli_message(e)) << "\n";
     return code;
   };
   try {

@@ -12,10 +12,10 @@ namespace kernelrank {
 
 GeneratedSets generate_instances(const GenerateOptions& options) {
   if (options.m < 1 || options.m > kMaxTokenWidth)
-    throw UsageError("--m must be in 1.." + std::to_string(kMaxTokenWidth));
-  if (options.n < 1 || options.n > 1000) throw UsageError("--n must be in 1..1000");
+    throw DomainError("{m} must be in 1.." + std::to_string(kMaxTokenWidth));
+  if (options.n < 1 || options.n > 1000) throw DomainError("{n} must be in 1..1000");
   const std::size_t wanted = options.train + options.test;
-  if (wanted == 0) throw UsageError("ask for at least one instance (--train/--test)");
+  if (wanted == 0) throw DomainError("ask for at least one instance ({train}/{test})");
   if (wanted > 10'000'000) throw ResourceError("more than 10,000,000 instances requested");
   for (const Token& t : options.tokens)
     if (t.width() != options.m)

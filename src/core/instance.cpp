@@ -61,10 +61,10 @@ std::uint64_t count_instances(std::uint64_t universe, int n, QueryMode mode, std
   for (int i = 0; i < n; ++i) {
     count *= universe;
     if (count > limit) {
-      throw ResourceError("the task has more than " + std::to_string(limit) + " instances (" +
-                          std::to_string(universe) + "^" + std::to_string(n) +
-                          " sequences); use overlap profiles (--profiles) for overlap-only "
-                          "models, a family file, or raise --max-instances");
+      throw DomainResourceError("the task has more than " + std::to_string(limit) + " instances (" +
+                                std::to_string(universe) + "^" + std::to_string(n) +
+                                " sequences); use overlap profiles ({profiles}) for overlap-only "
+                                "models, a family file, or raise {max-instances}");
     }
   }
   return static_cast<std::uint64_t>(count);

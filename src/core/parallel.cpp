@@ -23,8 +23,8 @@ bool canonical_integer(const std::string& text) {
 }  // namespace
 
 int resolve_threads(int requested) {
-  if (requested < 0) throw UsageError("--threads must be 0 (all) or a positive count");
-  if (requested > 4096) throw UsageError("--threads must be at most 4096");
+  if (requested < 0) throw DomainError("{threads} must be 0 (all) or a positive count");
+  if (requested > 4096) throw DomainError("{threads} must be at most 4096");
   if (requested > 0) return requested;
   const unsigned hardware = std::thread::hardware_concurrency();
   return hardware == 0 ? 1 : static_cast<int>(hardware);
@@ -67,14 +67,15 @@ void parallel_for(std::size_t tasks, int threads,
 
 Shard parse_shard(const std::string& text, const std::string& option) {
   const std::size_t slash = text.find('/');
-  const std::string usage =
-      option + " must be k/K with 1 <= k <= K <= 1000000 (for example 2/3), not '" + text + "'";
-  if (slash == std::string::npos) throw UsageError(usage);
+  const DomainError usage(option +
+                          " must be k/K with 1 <= k <= K <= 1000000 (for example 2/3), not '" +
+                          ParameterMessage::literal(text) + "'");
+  if (slash == std::string::npos) throw usage;
   const std::string k = text.substr(0, slash), count = text.substr(slash + 1);
-  if (!canonical_integer(k) || !canonical_integer(count)) throw UsageError(usage);
+  if (!canonical_integer(k) || !canonical_integer(count)) throw usage;
   Shard shard{std::stoull(k), std::stoull(count)};
   if (shard.index < 1 || shard.count < 1 || shard.index > shard.count || shard.count > 1'000'000)
-    throw UsageError(usage);
+    throw usage;
   return shard;
 }
 

@@ -261,9 +261,9 @@ void merge_decided(BallReport& report, const BallReport& block, std::size_t max_
 BallReport run(const RealHead& head, const Task& task, const BallOptions& options,
                std::string method) {
   if (options.precision < 2 || options.precision > options.max_precision)
-    throw UsageError("--precision must be at least 2 and at most --max-precision");
+    throw DomainError("{precision} must be at least 2 and at most {max-precision}");
   if (options.max_precision > 1000000)
-    throw UsageError("--max-precision must be at most 1000000 bits");
+    throw DomainError("{max-precision} must be at most 1000000 bits");
   validate(head);
   BallReport report;
   report.method = std::move(method);
@@ -416,10 +416,10 @@ BallReport evaluate_ball_family(const RealHead& head, const Family& family,
 
 BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& options) {
   const int m = head.m;
-  if (n < 1) throw UsageError("--n must be at least 1");
+  if (n < 1) throw DomainError("{n} must be at least 1");
   if (static_cast<long long>(m) * n > 62 || m > 24)
-    throw ResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
-                        ") is too large for brute force; give a --family");
+    throw DomainResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
+                              ") is too large for brute force; give a {family}");
   const std::uint64_t universe = 1ULL << m;
   count_instances(universe, n, options.mode, options.instance_limit);  // throws above the limit
   Task task;

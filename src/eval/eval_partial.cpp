@@ -359,7 +359,7 @@ EvalPartial merge_eval_partials(const std::vector<EvalPartial>& partials,
                        ": they differ in " + difference);
     if (p.summary.method != first.summary.method ||
         p.summary.max_failures != first.summary.max_failures)
-      throw UsageError(name(i) + " and " + name(0) + " differ in the method or in --failures");
+      throw DomainError(name(i) + " and " + name(0) + " differ in the method or in {failures}");
     if (p.shard.count != K)
       throw UsageError(name(i) + " is shard " + p.shard.str() + " but " + name(0) + " is shard " +
                        first.shard.str() + ": every partial must use the same K");

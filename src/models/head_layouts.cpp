@@ -162,8 +162,9 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec,
       fail(file, std::string("metadata activation: ") + e.what());
     }
     if (options.feature_map && *options.feature_map != map)
-      throw UsageError("--feature-map " + to_string(*options.feature_map) +
-                       " contradicts the file's activation " + *activation);
+      throw DomainError("{feature-map} " + to_string(*options.feature_map) +
+                        " contradicts the file's activation " +
+                        ParameterMessage::literal(*activation));
     return map;
   }
   if (options.feature_map) return *options.feature_map;
@@ -175,8 +176,8 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec,
     }
   }
   if (spec.default_map) return *spec.default_map;
-  throw UsageError("layout " + std::string(spec.name) +
-                   " has no default feature map: give --feature-map");
+  throw DomainError("layout " + std::string(spec.name) +
+                    " has no default feature map: give {feature-map}");
 }
 
 }  // namespace
@@ -210,8 +211,9 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
     layout = *options.layout;
     const auto stated = file.metadata.find("layout");
     if (stated != file.metadata.end() && stated->second != to_string(layout))
-      throw UsageError("--layout " + to_string(layout) +
-                       " contradicts the file's metadata layout \"" + stated->second + "\"");
+      throw DomainError("{layout} " + to_string(layout) +
+                        " contradicts the file's metadata layout \"" +
+                        ParameterMessage::literal(stated->second) + "\"");
   } else if (const auto stated = file.metadata.find("layout"); stated != file.metadata.end()) {
     try {
       layout = parse_head_layout(stated->second);

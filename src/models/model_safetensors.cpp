@@ -104,10 +104,11 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
   const auto& meta = file.metadata;
   const auto format = meta.find("format");
   if (format == meta.end())
-    fail(file, "metadata \"format\" missing: expected __metadata__ {\"format\": \"" +
-                   std::string(kFormat) +
-                   "\", \"version\": \"1\", \"activation\": ...}; a head in another "
-                   "library's layout needs eval --layout (docs/model-format.md §12)");
+    fail(file,
+         "metadata \"format\" missing: expected __metadata__ {\"format\": \"" +
+             std::string(kFormat) +
+             "\", \"version\": \"1\", \"activation\": ...}; a head in another "
+             "library's layout needs its layout given as an option (docs/model-format.md §12)");
   if (format->second != kFormat)
     fail(file, "metadata format is \"" + format->second + "\", expected \"" + kFormat + "\"");
   const auto version = meta.find("version");

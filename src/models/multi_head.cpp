@@ -1,10 +1,10 @@
 // MultiHeadModel (multi_head.hpp): a list of single heads of one width, their classes and
 // their feature counts. The rank of a head that declares no feature count comes from
-// bounds/exact_rank.hpp (fraction-free elimination over its kernel table).
+// core/exact_rank.hpp (fraction-free elimination over its kernel table).
 #include "kernelrank/models/multi_head.hpp"
 
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/models/model_forms.hpp"
 
 #include <stdexcept>

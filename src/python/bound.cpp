@@ -75,7 +75,7 @@ PyBoundResult run_bound(int m, int n, const py::object& r, const py::object& cod
   result.bound = to_python_int(sourced.best.bound);
   result.source = to_string(sourced.best.source);
   result.description = sourced.best.description;
-  result.certificate = sourced.best.certificate;
+  result.certificate = sourced.best.certificate.text();
   result.model_class = model_class;
   result.position_dependent = position_dependent;
   const bool code_wins = sourced.best.source == BoundSource::Code && sourced.code;

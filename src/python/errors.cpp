@@ -38,6 +38,14 @@ void set_error(PyObject* type, const std::string& message) {
   PyErr_SetString(type, krcheck::printable(message).c_str());
 }
 
+// A library parameter {name} is written as the CLI writes it (--name), so that every message
+// is the CLI's text (docs/python.md); the keyword arguments have the flags' names.
+std::string python_message(const std::exception& e) {
+  const auto* named = dynamic_cast<const ParameterMessage*>(&e);
+  if (named == nullptr) return e.what();
+  return named->render([](const std::string& parameter) { return "--" + parameter; });
+}
+
 void set_input_error(const InputError& e) {
   // The exception carries the file, line and column too (line 0: the whole file).
   py::object exc = py::reinterpret_borrow<py::object>(input_error)(krcheck::printable(e.what()));
@@ -82,11 +90,11 @@ void register_errors(py::module_& module) {
     } catch (const InputError& e) {
       set_input_error(e);
     } catch (const UsageError& e) {
-      set_error(usage_error, e.what());
+      set_error(usage_error, python_message(e));
     } catch (const ModelDomainError& e) {  // the CLI reports it as "kernelrank: error: ..."
       set_error(usage_error, e.what());
     } catch (const ResourceError& e) {
-      set_error(resource_error, e.what());
+      set_error(resource_error, python_message(e));
     } catch (const OutputError& e) {
       set_error(output_error, e.what());
     } catch (const InternalError& e) {

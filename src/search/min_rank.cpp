@@ -160,8 +160,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
 }  // namespace
 
 MinRankTable compute_min_rank(const MinRankOptions& options) {
-  if (options.m_max < 1 || options.m_max > 7) throw UsageError("--m-max must be in 1..7");
-  if (options.r_max < 1 || options.r_max > 64) throw UsageError("--r-max must be in 1..64");
+  if (options.m_max < 1 || options.m_max > 7) throw DomainError("{m-max} must be in 1..7");
+  if (options.r_max < 1 || options.r_max > 64) throw DomainError("{r-max} must be in 1..64");
   MinRankTable table;
   table.z3_version = z3_version();
   // Cells fork their search processes from worker threads (see child_process.hpp).

@@ -3,7 +3,7 @@
 // rounded to rationals and verified exactly before anything is reported.
 #include "kernelrank/search/multi_head_search.hpp"
 
-#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/eval/multi_head_eval.hpp"
 #include "kernelrank/models/multi_head.hpp"
 #include "kernelrank/search/heuristic_rank_search.hpp"

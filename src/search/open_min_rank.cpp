@@ -289,10 +289,10 @@ std::vector<std::vector<int>> feature_splits(int total, int heads) {
 
 std::vector<OpenRow> compute_open_min_rank(const OpenMinRankOptions& options) {
   if (options.open_class.heads < 1 || options.open_class.heads > 8)
-    throw UsageError("--heads must be in 1..8");
+    throw DomainError("{heads} must be in 1..8");
   std::vector<OpenRow> rows;
   for (int m : options.widths) {
-    if (m < 1 || m > 6) throw UsageError("--m must be in 1..6 for these tables");
+    if (m < 1 || m > 6) throw DomainError("{m} must be in 1..6 for these tables");
     rows.push_back(compute_row(options, m, rows.empty() ? nullptr : &rows.back()));
   }
   return rows;

@@ -4,7 +4,7 @@
 // Internal; double precision here only proposes, every proposal is re-verified exactly.
 #pragma once
 
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <algorithm>
 #include <cstddef>

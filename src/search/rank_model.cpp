@@ -1,8 +1,8 @@
 // Candidate models of the rank search and their exact re-verification (see rank_model.hpp).
 #include "kernelrank/search/rank_model.hpp"
 
-#include "kernelrank/bounds/exact_rank.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 
 #include <algorithm>
 #include <set>

@@ -67,9 +67,9 @@ void keep_certificate(const RankTask& task, const std::string& text, const std::
   const std::optional<FamilyInput> family =
       task.cube ? std::nullopt
                 : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
-  require_checker_verified(text, family);
+  VerifiedCertificate verified = verify_certificate(text, family);  // the one check
   if (!result.certificate_text) {
-    result.certificate_text = text;
+    result.certificate_text = std::move(verified);
     result.certificate_rule = rule;
   }
 }
@@ -105,12 +105,8 @@ ExactRefutations run_exact_arguments(const RankTask& task, const SearchOptions& 
     BoundSearchOptions bound_options;
     bound_options.m = task.m;
     bound_options.n = 3;
-    std::optional<BoundSearchResult> bound;
-    try {
-      bound = search_rank_bound(bound_options);
-    } catch (const UsageError&) {
-      // No construction gives a bound at this m (too few coordinates).
-    }
+    // nullopt: no construction gives a bound at this m (too few coordinates).
+    const std::optional<BoundSearchResult> bound = find_rank_bound(bound_options);
     if (bound && bound->bound.applicable && bound->bound.bound > Integer(options.r)) {
       CertifiedBound c;
       c.bound = bound->bound.bound;
@@ -275,8 +271,8 @@ void set_verdict(const RankTask& task, const ExactRefutations& exact, bool run_z
 
 SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
   const auto start = Clock::now();
-  if (options.r < 0) throw UsageError("--r must be >= 0");
-  if (options.r > 64) throw UsageError("--r must be at most 64 for the rank search");
+  if (options.r < 0) throw DomainError("{r} must be >= 0");
+  if (options.r > 64) throw DomainError("{r} must be at most 64 for the rank search");
   if (task.instances.empty()) throw UsageError("the task has no instances");
   // Models are |T| x |T| tables (the tabular file format allows 4096 tokens).
   if (task.tokens.size() > 4096)

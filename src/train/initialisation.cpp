@@ -107,12 +107,12 @@ TorchHead head_from_model(const TrainConfig& config, const Family& family, Featu
   const int d = config.d > 0 ? config.d : family.m;
   if (w.activation != to_string(feature) || w.m != family.m || w.d != d ||
       w.positions != config.positions || (feature != FeatureMap::Softmax && w.r != config.r))
-    throw UsageError("--init model: the model is a " + w.activation +
-                     " head with m=" + std::to_string(w.m) + ", r=" + std::to_string(w.r) +
-                     ", d=" + std::to_string(w.d) + ", positions=" + std::to_string(w.positions) +
-                     ", which does not match the training configuration (" + to_string(feature) +
-                     ", m=" + std::to_string(family.m) + ", r=" + std::to_string(config.r) +
-                     ", d=" + std::to_string(d) + ")");
+    throw DomainError("{init} model: the model is a " + ParameterMessage::literal(w.activation) +
+                      " head with m=" + std::to_string(w.m) + ", r=" + std::to_string(w.r) +
+                      ", d=" + std::to_string(w.d) + ", positions=" + std::to_string(w.positions) +
+                      ", which does not match the training configuration (" + to_string(feature) +
+                      ", m=" + std::to_string(family.m) + ", r=" + std::to_string(config.r) +
+                      ", d=" + std::to_string(d) + ")");
   TorchHead head = from_head_weights(w);
   head.learn_temperature = feature == FeatureMap::Softmax && config.temperature <= 0;
   if (config.temperature > 0)
@@ -129,9 +129,10 @@ std::string resolved_init(const TrainConfig& config, FeatureMap feature) {
   if (softmax && config.init == "l5") return config.init;
   if (!softmax && (config.init == "query-tokens" || config.init == "instance-tokens"))
     return config.init;
-  throw UsageError("--init " + config.init + " does not apply to " + to_string(feature) +
-                   " heads (relu/square: random, query-tokens, instance-tokens, model:PATH; "
-                   "softmax: random, l5, model:PATH)");
+  throw DomainError("{init} " + ParameterMessage::literal(config.init) + " does not apply to " +
+                    to_string(feature) +
+                    " heads (relu/square: random, query-tokens, instance-tokens, model:PATH; "
+                    "softmax: random, l5, model:PATH)");
 }
 
 }  // namespace

@@ -50,10 +50,11 @@ FeatureMap parse_feature_map(const std::string& name) {
   if (name == "square") return FeatureMap::Square;
   if (name == "softmax") return FeatureMap::Softmax;
   if (name == "identity")
-    throw UsageError(
-        "--feature identity is not trained: the trainer trains relu, square (PF) and softmax "
+    throw DomainError(
+        "{feature} identity is not trained: the trainer trains relu, square (PF) and softmax "
         "heads; write a signed identity head as kind=parametric activation=identity");
-  throw UsageError("--feature must be relu, square or softmax, not '" + name + "'");
+  throw DomainError("{feature} must be relu, square or softmax, not '" +
+                    ParameterMessage::literal(name) + "'");
 }
 
 std::string to_string(FeatureMap feature) {

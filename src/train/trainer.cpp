@@ -36,19 +36,20 @@ void check_config(const Family& train, const Family& test, const TrainConfig& co
     throw UsageError("the test family has m=" + std::to_string(test.m) +
                      ", n=" + std::to_string(test.n) + " but the training family has m=" +
                      std::to_string(train.m) + ", n=" + std::to_string(train.n));
-  if (config.r < 1) throw UsageError("--r must be at least 1");
-  if (config.epochs < 0) throw UsageError("--epochs must be at least 0");
+  if (config.r < 1) throw DomainError("{r} must be at least 1");
+  if (config.epochs < 0) throw DomainError("{epochs} must be at least 0");
   if (!(config.learning_rate > 0) || !std::isfinite(config.learning_rate))
-    throw UsageError("--lr must be a positive number");
+    throw DomainError("{lr} must be a positive number");
   if (config.positions != 0 && config.positions != train.n)
     throw UsageError("position-dependent maps need positions = n = " + std::to_string(train.n));
   if (config.loss != "band" && config.loss != "mse")
-    throw UsageError("--loss must be band or mse, not '" + config.loss + "'");
-  if (!(config.band >= 0 && config.band < 0.5)) throw UsageError("--band must be in [0, 0.5)");
-  if (config.constant_features < 0) throw UsageError("--constant-features must be at least 0");
-  if (config.polish_steps < 0) throw UsageError("--polish must be at least 0");
+    throw DomainError("{loss} must be band or mse, not '" + ParameterMessage::literal(config.loss) +
+                      "'");
+  if (!(config.band >= 0 && config.band < 0.5)) throw DomainError("{band} must be in [0, 0.5)");
+  if (config.constant_features < 0) throw DomainError("{constant-features} must be at least 0");
+  if (config.polish_steps < 0) throw DomainError("{polish} must be at least 0");
   if (!(config.init_noise >= 0) || !std::isfinite(config.init_noise))
-    throw UsageError("--init-noise must be a nonnegative number");
+    throw DomainError("{init-noise} must be a nonnegative number");
 }
 
 // The training loss and the snapshot metric of one forward pass.

@@ -108,7 +108,7 @@ contains "layout names" "$err" "layout must be kernelrank, fast-transformers, pe
 run 2 "layout contradicts metadata" -- "$kr" eval --model "$h/torch_meta_elu1.safetensors" --layout performer --n 2
 contains "contradiction named" "$err" "contradicts the file's metadata layout"
 run 2 "no layout for a foreign head" -- "$kr" eval --model "$h/ft_elu1_f64.safetensors" --n 2
-contains "layout hint" "$err" "needs eval --layout"
+contains "layout hint" "$err" "needs its layout given as an option"
 run 2 "--layout on a text model" -- "$kr" eval --model "$src/instances/models/features-pf-m4-r2.model" --layout torch --n 2
 run 2 "precision above the cap" -- "$kr" eval --model "$h/kr_elu1.safetensors" --n 2 --precision 512 --max-precision 256
 run 2 "ball heads do not shard" -- "$kr" eval --model "$h/kr_elu1.safetensors" --n 2 --shard 1/2 --partial "$work/p"

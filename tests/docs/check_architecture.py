@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that docs/architecture.md maps the source tree as it is on disk.
+"""Checks that docs/architecture.md maps the source tree as it is on disk, and that every
+#include keeps the layer order it states.
 
 Usage: check_architecture.py REPO_ROOT
 
@@ -8,7 +9,12 @@ Fails (exit 1, one line per problem) when
       of some table of docs/architecture.md;
   (b) a source name written in the document names no file: every `backticked` name ending
       in .cpp/.hpp/.h or .{hpp,cpp}, and in the tables also every such name written without
-      backticks.
+      backticks;
+  (c) a quoted #include in src/ or include/ reaches upward: the layers are the document's
+      numbered list ("1. **core** (`src/core/`)", bottom first), and a file of one layer may
+      include only its own layer's files, lower layers' files and the checker's headers
+      (src/check/); the checker may include only its own. Each problem names FILE:LINE.
+      An include that names no file is a problem too (it could hide an upward one).
 
 Names follow the document's notation ("How to read the tables"): relative to src/ with the
 folder, `core/token.cpp` is src/core/token.cpp; a header `core/token.hpp` is
@@ -102,6 +108,77 @@ def read_tables(lines):
     return tables
 
 
+LAYER_ITEM = re.compile(r"^\d+\. \*\*(\w+)\*\* \(`src/(\w+)/`\)")
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<(kernelrank/[^>]+)>)')
+CHECKER = "check"
+
+
+def layer_order(lines):
+    """The layers of the document's numbered list, bottom first: {folder: rank}."""
+    order = {}
+    for line in lines:
+        match = LAYER_ITEM.match(line)
+        if match and match.group(1) == match.group(2):
+            order.setdefault(match.group(2), len(order))
+    return order
+
+
+def layer_of(path):
+    """The folder a repository path belongs to: src/<layer>/... or include/kernelrank/<layer>/..."""
+    parts = path.split("/")
+    if parts[0] == "src" and len(parts) > 2:
+        return parts[1]
+    if parts[:2] == ["include", "kernelrank"] and len(parts) > 3:
+        return parts[2]
+    return None
+
+
+def resolve_include(root, includer, spelling):
+    """The repository path an #include spelling reaches, the way the build's include paths
+    (include/ and src/, then the includer's folder) find it; None when it names no file."""
+    candidates = ["include/" + spelling, "src/" + spelling,
+                  str(Path(includer).parent / spelling)]
+    for candidate in candidates:
+        full = (root / candidate).resolve()
+        if full.is_file():
+            try:
+                return str(full.relative_to(root))
+            except ValueError:
+                return None
+    return None
+
+
+def include_problems(root, files, order):
+    """Upward includes and includes of no file, as 'FILE:LINE: ...' lines."""
+    problems = []
+    for path in files:
+        mine = layer_of(path)
+        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        for number, line in enumerate(lines, 1):
+            match = INCLUDE.match(line)
+            if not match:
+                continue
+            spelling = match.group(1) or match.group(2)
+            target = resolve_include(root, path, spelling)
+            if target is None:
+                problems.append(f"{path}:{number}: #include \"{spelling}\" names no file")
+                continue
+            theirs = layer_of(target)
+            if theirs == mine or theirs == CHECKER and mine != CHECKER:
+                continue
+            if mine == CHECKER:
+                problems.append(f"{path}:{number}: the checker includes producer code "
+                                f"\"{spelling}\" ({target})")
+            elif mine not in order or theirs not in order:
+                unknown = mine if mine not in order else theirs
+                problems.append(f"{path}:{number}: '{unknown}' is no layer of the numbered list "
+                                f"in docs/architecture.md (#include \"{spelling}\")")
+            elif order[theirs] > order[mine]:
+                problems.append(f"{path}:{number}: upward include: {mine} includes "
+                                f"\"{spelling}\" of the higher layer {theirs}")
+    return problems
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: check_architecture.py REPO_ROOT", file=sys.stderr)
@@ -144,13 +221,18 @@ def main():
         if path not in named_in_tables:
             problems.append(f"{doc}: {path} is not named in the Files column of any table")
 
+    order = layer_order(lines)
+    if not order:
+        problems.append(f"{doc}: no numbered list of layers (\"1. **core** (`src/core/`)\")")
+    problems += include_problems(root, on_disk, order)
+
     for problem in problems:
         print(problem)
     if problems:
         print(f"check_architecture: {len(problems)} problem(s)")
         return 1
-    print(f"check_architecture: all {len(on_disk)} source files are mapped and every "
-          f"named file exists")
+    print(f"check_architecture: all {len(on_disk)} source files are mapped, every named file "
+          f"exists and every include keeps the layer order ({', '.join(order)})")
     return 0
 
 

@@ -17,12 +17,12 @@
 
 #include "naive_parametric.hpp"  // NaiveOutcome
 
+#include "kernelrank/bounds/rank_task.hpp"
 #include "kernelrank/core/instance.hpp"
 #include "kernelrank/core/rational.hpp"
 #include "kernelrank/models/model.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/search/rank_model.hpp"
-#include "kernelrank/search/rank_task.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -10,6 +10,7 @@
 #include "kernelrank/bounds/rank_bound.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,12 @@ struct BoundSearchResult {
   std::vector<BoundSearchEntry> tried;
 };
 
+// The best certified bound over the constructions, or nullopt when none gives one (then
+// `why_not`, when given, says so). DomainError when m is outside 2..4096, n outside 3..1000
+// or the code file has another width.
+std::optional<BoundSearchResult> find_rank_bound(const BoundSearchOptions& options,
+                                                 std::string* why_not = nullptr);
+// find_rank_bound for callers that need a bound: UsageError when no construction gives one.
 BoundSearchResult search_rank_bound(const BoundSearchOptions& options);
 
 // Certifies one pool of own tokens (complement queries), with the subset search

@@ -9,6 +9,7 @@
 
 #include "kernelrank/bounds/bound_search.hpp"
 #include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
 
 #include <optional>
 #include <string>
@@ -22,7 +23,7 @@ std::string to_string(BoundSource source);
 struct SourcedCandidate {
   BoundSource source = BoundSource::Code;
   Integer bound = 0;
-  std::string certificate;          // checker-verified text
+  VerifiedCertificate certificate;  // checked once, here; write it without a second check
   std::string description;          // one line for people
   std::vector<std::string> blocks;  // product of codes: each block, "name x copies"
 };

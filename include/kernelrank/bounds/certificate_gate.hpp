@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kernelrank {
@@ -43,8 +44,40 @@ void require_checker_merge_verified(const std::string& text,
 // Lowercase hex SHA-256, as family certificates name their family file.
 std::string family_digest_hex(const std::string& bytes);
 
+// A certificate text the checker's library has verified. Only verify_certificate makes a
+// non-empty one, so a holder need not (and write_verified_certificate does not) check it again.
+class VerifiedCertificate {
+ public:
+  VerifiedCertificate() = default;  // empty: no certificate; writing it is an InternalError
+  const std::string& text() const { return text_; }
+  const std::optional<FamilyInput>& family() const { return family_; }
+  bool empty() const { return text_.empty(); }
+
+ private:
+  friend VerifiedCertificate verify_certificate(std::string text, std::optional<FamilyInput> family,
+                                                int threads);
+  VerifiedCertificate(std::string text, std::optional<FamilyInput> family)
+      : text_(std::move(text)), family_(std::move(family)) {}
+  std::string text_;
+  std::optional<FamilyInput> family_;
+};
+
+// Runs the checker once; InternalError (exit 4) when it refuses the certificate.
+VerifiedCertificate verify_certificate(std::string text,
+                                       std::optional<FamilyInput> family = std::nullopt,
+                                       int threads = 0);
+
+// Writes a verified certificate atomically, without checking it again; returns the sentence
+// to show the user.
+std::string write_verified_certificate(const std::string& path,
+                                       const VerifiedCertificate& certificate);
+
 // Checks, then writes `path` atomically; returns the sentence to show the user.
 std::string write_verified_certificate(const std::string& path, const std::string& text,
                                        const std::optional<FamilyInput>& family = std::nullopt);
+
+// How many times this process has run the checker on a whole certificate (run_checker and
+// everything built on it), so that tests can see that a certificate is checked once.
+std::uint64_t checker_runs();
 
 }  // namespace kernelrank

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "kernelrank/bounds/certificate.hpp"
-#include "kernelrank/search/order_argument.hpp"
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/order_argument.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <optional>
 #include <string>

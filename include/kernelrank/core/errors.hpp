@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace kernelrank {
 
@@ -17,6 +19,26 @@ enum ExitCode : int {
   kExitResource = 3,   // a size, time or memory limit refuses the run
   kExitInternal = 4,   // a bug: an internal consistency check failed
   kExitUnknown = 5,    // the question stayed open (e.g. Z3 returned unknown)
+};
+
+// A message about the library's parameters, each written {name}: "{m} must be in 2..4096".
+// The library speaks of its own parameters (what() is "m must be in 2..4096"); a front end
+// names each its own way (the CLI by its flag, --m; Python by its keyword, m).
+class ParameterMessage {
+ public:
+  explicit ParameterMessage(std::string pattern) : pattern_(std::move(pattern)) {}
+  virtual ~ParameterMessage() = default;
+  const std::string& pattern() const { return pattern_; }
+  // Each {name} (lowercase letters, digits and '-', starting with a letter) replaced by
+  // name(parameter); any other text, braces included, is kept.
+  std::string render(const std::function<std::string(const std::string&)>& name) const;
+  // The library's own wording: each parameter by its bare name.
+  static std::string plain(const std::string& pattern);
+  // Other text (a value, a path) for a pattern: its '{' written "{{", so never a parameter.
+  static std::string literal(const std::string& text);
+
+ private:
+  std::string pattern_;
 };
 
 // Malformed input: rendered as "file:line: error: message" (line 0 = whole file), or
@@ -49,11 +71,25 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A parameter outside its domain (exit code 2); the pattern names it (ParameterMessage).
+class DomainError : public UsageError, public ParameterMessage {
+ public:
+  explicit DomainError(const std::string& pattern)
+      : UsageError(ParameterMessage::plain(pattern)), ParameterMessage(pattern) {}
+};
+
 // A run that would exceed a size/time/memory limit; the message says what would
 // be needed and what to use instead.
 class ResourceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A ResourceError whose advice names parameters ("use fewer {words} or a larger {m}").
+class DomainResourceError : public ResourceError, public ParameterMessage {
+ public:
+  explicit DomainResourceError(const std::string& pattern)
+      : ResourceError(ParameterMessage::plain(pattern)), ParameterMessage(pattern) {}
 };
 
 // An output file that cannot be written (bad path, full disk): exit code 2.

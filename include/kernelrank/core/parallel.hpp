@@ -32,8 +32,9 @@ struct Shard {
   std::string str() const { return std::to_string(index) + "/" + std::to_string(count); }
 };
 
-// Parses "k/K" (canonical decimal integers, 1 <= k <= K <= 1000000); UsageError naming
-// `option` otherwise.
-Shard parse_shard(const std::string& text, const std::string& option = "--shard");
+// Parses "k/K" (canonical decimal integers, 1 <= k <= K <= 1000000); DomainError naming
+// `option` otherwise (a ParameterMessage pattern: the parameter {shard} by default, or a
+// name the caller escaped with ParameterMessage::literal).
+Shard parse_shard(const std::string& text, const std::string& option = "{shard}");
 
 }  // namespace kernelrank

@@ -8,7 +8,7 @@
 // model is re-verified by the exact evaluator. Nothing here decides a verdict.
 #pragma once
 
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <cstdint>
 #include <functional>

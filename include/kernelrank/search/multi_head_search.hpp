@@ -11,9 +11,9 @@
 // entry checked.
 #pragma once
 
+#include "kernelrank/bounds/rank_task.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/search/rank_model.hpp"
-#include "kernelrank/search/rank_task.hpp"
 
 #include <cstdint>
 #include <functional>

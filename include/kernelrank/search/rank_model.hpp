@@ -2,9 +2,9 @@
 // into a tabular or features model, and its exact re-verification on the original task.
 #pragma once
 
+#include "kernelrank/bounds/rank_task.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model_forms.hpp"
-#include "kernelrank/search/rank_task.hpp"
 
 #include <cstddef>
 #include <string>

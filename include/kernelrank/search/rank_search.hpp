@@ -18,10 +18,11 @@
 #pragma once
 
 #include "kernelrank/bounds/bound_search.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/bounds/order_argument.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 #include "kernelrank/search/heuristic_rank_search.hpp"
-#include "kernelrank/search/order_argument.hpp"
 #include "kernelrank/search/rank_model.hpp"
-#include "kernelrank/search/rank_task.hpp"
 
 #include <functional>
 #include <optional>
@@ -103,7 +104,7 @@ struct SearchResult {
   std::optional<CertifiedBound> certificate;
   // The certificate behind "refuted (certified)", verified in memory by the checker's
   // library; `search --cert` writes it. Its rule: "order", "trace", "dominance", "one row".
-  std::optional<std::string> certificate_text;
+  std::optional<VerifiedCertificate> certificate_text;
   std::string certificate_rule;
   bool zero_kernel = false;  // r = 0
   std::vector<Z3Attempt> z3;

@@ -1,4 +1,4 @@
-#include "kernelrank/bounds/exact_rank.hpp"
+#include "kernelrank/core/exact_rank.hpp"
 
 #include <gmp.h>
 

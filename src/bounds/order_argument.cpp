@@ -1,6 +1,6 @@
 // The L2 facts of a task and the order argument that refutes r <= 2 exactly (see
 // order_argument.hpp for the maths).
-#include "kernelrank/search/order_argument.hpp"
+#include "kernelrank/bounds/order_argument.hpp"
 
 #include "kernelrank/core/errors.hpp"
 

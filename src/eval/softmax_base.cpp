@@ -1,5 +1,5 @@
 // Search for the smallest softmax base that solves T(m,n) (theory.md L5).
-#include "kernelrank/models/softmax_base.hpp"
+#include "kernelrank/eval/softmax_base.hpp"
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/builtin_models.hpp"
@@ -20,7 +20,7 @@ SoftmaxBaseResult smallest_softmax_base(int m, int n, int max_base,
                                         std::uint64_t brute_force_limit) {
   if (m < 1) throw UsageError("m must be at least 1");
   if (n < 1) throw UsageError("n must be at least 1");
-  if (max_base < 1) throw UsageError("--max-base must be at least 1");
+  if (max_base < 1) throw DomainError("{max-base} must be at least 1");
   SoftmaxBaseResult result;
   result.m = m;
   result.n = n;

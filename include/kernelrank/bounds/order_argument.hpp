@@ -2,7 +2,7 @@
 // model that solves it, and the order argument over the query angles of a rank-2 kernel.
 #pragma once
 
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Row instances: the cube task and a family deduplicated to (query, key multiset, target),
 // and the subset of a task as an ordinary family (see rank_task.hpp).
-#include "kernelrank/search/rank_task.hpp"
+#include "kernelrank/bounds/rank_task.hpp"
 
 #include "kernelrank/core/errors.hpp"
 
@@ -15,7 +15,7 @@ namespace kernelrank {
 SearchClass parse_search_class(const std::string& text) {
   if (text == "NK" || text == "nk") return SearchClass::NK;
   if (text == "PF" || text == "pf") return SearchClass::PF;
-  throw UsageError("--class must be NK or PF, not '" + text + "'");
+  throw DomainError("{class} must be NK or PF, not '" + ParameterMessage::literal(text) + "'");
 }
 
 std::string to_string(SearchClass search_class) {
@@ -66,8 +66,8 @@ void sort_instances(std::vector<RankInstance>& instances) {
 
 RankTask cube_rank_task(int m, int n) {
   if (m < 1 || m > 8)
-    throw UsageError("--m must be in 1..8 for the rank search (the cube has 2^m tokens)");
-  if (n < 1 || n > 4) throw UsageError("--n must be in 1..4 for the rank search");
+    throw DomainError("{m} must be in 1..8 for the rank search (the cube has 2^m tokens)");
+  if (n < 1 || n > 4) throw DomainError("{n} must be in 1..4 for the rank search");
   RankTask task;
   task.m = m;
   task.n = n;
