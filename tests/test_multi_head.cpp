@@ -138,8 +138,10 @@ Instance instance_of(const std::vector<int>& x, int query) {
   return instance;
 }
 
-// Every instance of T(2,3) in mode all, in odometer order (position 1 slowest), query inner;
-// checks each outcome and the whole report against the oracle.
+// Every instance of T(2,3) in mode all, in the documented enumeration order (docs/cli.md, the
+// single-head order): query position, then the query's token, then the other positions'
+// tokens, the earlier position slower; checks each outcome and the whole report against the
+// oracle.
 void check_against_oracle(const MultiHeadModel& model, const std::vector<RawHead>& raw) {
   EvalOptions options;
   options.mode = QueryMode::All;
@@ -149,11 +151,15 @@ void check_against_oracle(const MultiHeadModel& model, const std::vector<RawHead
   std::optional<Rational> max_error;
   std::vector<Instance> failures;
   std::optional<Instance> first_negative;
-  for (int a = 0; a < kU; ++a)
-    for (int b = 0; b < kU; ++b)
-      for (int c = 0; c < kU; ++c)
-        for (int i = 0; i < kN; ++i) {
-          const std::vector<int> x{a, b, c};
+  for (int i = 0; i < kN; ++i)
+    for (int a = 0; a < kU; ++a)
+      for (int b = 0; b < kU; ++b)
+        for (int c = 0; c < kU; ++c) {
+          // a at the query position i, then b and c at the other two positions in order.
+          std::vector<int> x(kN);
+          x[static_cast<std::size_t>(i)] = a;
+          x[i == 0 ? 1 : 0] = b;
+          x[i == 2 ? 1 : 2] = c;
           const OracleOutcome want = oracle(raw, x, i);
           const InstanceOutcome got = evaluate_multi_head_instance(model, instance_of(x, i));
           ++instances;

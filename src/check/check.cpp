@@ -31,6 +31,9 @@ namespace {
 
 std::istream& opened(const NamedInput& input) {
   if (input.directory) fail_malformed(input.name, 0, "is a directory, expected a file");
+  if (input.special)
+    fail_malformed(input.name, 0,
+                   "is not a regular file (a FIFO, socket or device), expected a file");
   if (input.stream == nullptr) fail_malformed(input.name, 0, "cannot open the file");
   return *input.stream;
 }
@@ -275,7 +278,13 @@ CheckResult merge_partials(const NamedInput& cert_input, const std::vector<Named
 NamedInput open_input(const std::string& path, std::ifstream& file) {
   // A directory opens like a file on Linux and then fails with a bare read error.
   std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) return NamedInput{path, nullptr, true};
+  const std::filesystem::file_type type = std::filesystem::status(path, ignored).type();
+  if (type == std::filesystem::file_type::directory) return NamedInput{path, nullptr, true};
+  // Opening a FIFO with no writer would block forever.
+  if (type != std::filesystem::file_type::regular &&
+      type != std::filesystem::file_type::not_found && type != std::filesystem::file_type::none &&
+      type != std::filesystem::file_type::unknown)
+    return NamedInput{path, nullptr, false, true};
   file.open(path, std::ios::binary);
   return NamedInput{path, file.is_open() ? &file : nullptr};
 }

@@ -36,9 +36,10 @@ struct NamedInput {
   std::string name;
   std::istream* stream = nullptr;  // nullptr: the file could not be opened
   bool directory = false;          // the name is a directory (not opened)
+  bool special = false;            // a FIFO, socket or device (not opened: a FIFO blocks)
 };
 
-// Opens `path` into `file` for reading, unless it is a directory.
+// Opens `path` into `file` for reading, unless it is a directory, FIFO, socket or device.
 NamedInput open_input(const std::string& path, std::ifstream& file);
 
 struct CheckOptions {

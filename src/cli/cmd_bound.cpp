@@ -2,6 +2,7 @@
 // models solving T(m,n) (theory.md L2-L4), optionally with a certificate.
 #include "bound_generated.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "report_output.hpp"
 
 #include "core/progress.hpp"
@@ -278,8 +279,10 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
       "bound", "Best certified lower bound on the feature rank r for T(m,n), with a certificate");
   cmd->add_option("--m", args->m, "Token width")->capture_default_str();
   cmd->add_option("--n", args->n, "Sequence length (>= 3)")->capture_default_str();
+  // -1 stands for "not given", so a given -1 must be refused, not read as absent.
   cmd->add_option("--r", args->r,
-                  "Say whether this number of features is ruled out (exit 1 if not)");
+                  "Say whether this number of features is ruled out (exit 1 if not)")
+      ->check(in_range(0, LLONG_MAX).description(""));
   cmd->add_option("--code", args->code, "Use only this code (own tokens) and its subsets");
   cmd->add_flag("--position-dependent", args->position_dependent,
                 "Bound models with position-dependent maps (same number; see docs/bounds.md)");

@@ -30,9 +30,7 @@ struct CertifyArgs {
 // The steps of a --baseline certificate, read by the checker's own parser: a garbled,
 // truncated or empty file is refused naming its line, never read as "no steps".
 std::vector<FamilyStep> baseline_steps(const std::string& path, const Family& family) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InputError(path, 0, "is a directory, expected a file");
+  if (const auto why = irregular_file(path)) throw InputError(path, 0, *why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open file");
   krcheck::Certificate cert;

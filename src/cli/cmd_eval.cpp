@@ -15,6 +15,7 @@
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/core/text_input.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/declared_class.hpp"
@@ -67,6 +68,7 @@ bool same_result(const EvalReport& a, const EvalReport& b) {
 
 // The bytes of a file as they are (model files may be binary safetensors).
 std::string file_bytes(const std::string& path) {
+  if (const auto why = irregular_file(path)) throw InputError(path, 0, *why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open the file");
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -6,6 +6,7 @@
 #include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model.hpp"
+#include "option_checks.hpp"
 
 #include <iostream>
 #include <new>
@@ -39,6 +40,17 @@ const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
   return nullptr;
 }
 
+// Every unsigned option of every subcommand refuses a sign or a value past 2^64-1, which
+// CLI11's conversion would clamp to 2^64-1 (--seed -1, --failures -1).
+void check_unsigned_options(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    const std::string type = option->get_type_name();
+    if (type == "UINT" || type.rfind("UINT:", 0) == 0) option->check(unsigned_range());
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    check_unsigned_options(*sub);
+}
+
 }  // namespace
 
 std::string cli_message(const std::exception& e) {
@@ -60,6 +72,7 @@ int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
   app.add_flag("--quiet", global.quiet, "No progress output on stderr");
   Action action;
   add_commands(app, global, action);
+  check_unsigned_options(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

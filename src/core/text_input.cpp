@@ -85,11 +85,24 @@ void check_text_bytes(const std::string& name, const std::string& contents) {
 
 }  // namespace
 
+std::optional<std::string> irregular_file(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::file_type type = std::filesystem::status(path, error).type();
+  switch (type) {
+    case std::filesystem::file_type::regular:
+    case std::filesystem::file_type::not_found:
+    case std::filesystem::file_type::none:
+    case std::filesystem::file_type::unknown:
+      return std::nullopt;
+    case std::filesystem::file_type::directory:
+      return "is a directory, expected a file";
+    default:
+      return "is not a regular file (a FIFO, socket or device), expected a file";
+  }
+}
+
 std::string read_file_checked(const std::string& path) {
-  // A directory opens like a file and then reports a huge size ("larger than 1 GiB").
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InputError(path, 0, "is a directory, expected a file");
+  if (const auto why = irregular_file(path)) throw InputError(path, 0, *why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open file");
   in.seekg(0, std::ios::end);

@@ -2,13 +2,15 @@
 // instance by instance from the heads; token sets and the cube tabulate every head once
 // (kernel and kernel * readout, each query row scaled to integers by its common
 // denominator, so that an instance costs integer additions and the heads' fractions are
-// combined without a gcd), then walk every sequence in for_each_sequence order. The kept
+// combined without a gcd), then walk every instance in enumeration order. The kept
 // instances (failures, the worst, the first negative one) are re-derived from the heads by
-// evaluate_multi_head_instance and must agree with the walk.
+// evaluate_multi_head_instance and must agree with the walk. The walk runs in the
+// single-head enumeration order (docs/cli.md), so that ties and failures list the same.
 #include "kernelrank/eval/multi_head_eval.hpp"
 
 #include "kernelrank/core/errors.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace kernelrank {
@@ -201,17 +203,41 @@ EvalReport finish_walk(const MultiHeadModel& model, const std::vector<Token>& un
   return report;
 }
 
+// The single-head evaluators' order (tabulated_walk.hpp, docs/cli.md): the query positions
+// of the mode in order, then the query's token, then the other positions' tokens in
+// position order, the earlier position slower.
+template <class Visit>
+void for_each_in_query_order(std::size_t U, int n, QueryMode mode, const Visit& visit) {
+  std::vector<std::uint32_t> idx(static_cast<std::size_t>(n));
+  std::vector<std::size_t> order;  // positions, slowest first
+  for (const int query : query_positions(mode, n)) {
+    order.assign(1, static_cast<std::size_t>(query));
+    for (int j = 0; j < n; ++j)
+      if (j != query) order.push_back(static_cast<std::size_t>(j));
+    std::fill(idx.begin(), idx.end(), 0);
+    for (;;) {
+      visit(idx, query);
+      std::size_t i = order.size();
+      for (; i > 0; --i) {
+        std::uint32_t& digit = idx[order[i - 1]];
+        if (++digit < U) break;
+        digit = 0;
+      }
+      if (i == 0) break;
+    }
+  }
+}
+
 EvalReport walk_universe(const MultiHeadModel& model, const std::vector<Token>& universe, int n,
                          const EvalOptions& options, std::string method) {
   const std::uint64_t total =
       count_instances(universe.size(), n, options.mode, options.instance_limit);
   const Tables tables = tabulate_heads(model, universe, n, options.mode);
   Walk walk;
-  for_each_sequence(universe.size(), n, options.mode,
-                    [&](const std::vector<std::uint32_t>& idx, int query) {
-                      visit_instance(tables, idx, query, options.max_failures, walk);
-                      return true;
-                    });
+  for_each_in_query_order(universe.size(), n, options.mode,
+                          [&](const std::vector<std::uint32_t>& idx, int query) {
+                            visit_instance(tables, idx, query, options.max_failures, walk);
+                          });
   if (walk.instances != total)
     throw InternalError("instance count mismatch in the multi-head walk (" +
                         std::to_string(walk.instances) + " of " + std::to_string(total) + ")");

@@ -151,6 +151,13 @@ FeatureMap feature_map_of(const SafetensorsFile& file, const LayoutSpec& spec,
       fail(file, "metadata format must be \"kernelrank-head\" for layout kernelrank");
     if (meta("version") != std::optional<std::string>("1"))
       fail(file, "metadata version must be \"1\"");
+    // As for relu/square/identity heads (§11): a misspelt or contradicting key is refused,
+    // not ignored. "layout" names this layout (read_real_head has checked its value).
+    for (const auto& [key, value] : file.metadata)
+      if (key != "format" && key != "version" && key != "activation" && key != "positions" &&
+          key != "layout")
+        fail(file, "unknown metadata key \"" + key +
+                       "\" (allowed: format, version, activation, positions)");
     if (meta("positions"))
       fail(file, "position-dependent heads are read only with relu or square activations");
     const auto activation = meta("activation");

@@ -193,6 +193,7 @@ bool is_multi_head_contents(const std::string& contents) {
 }
 
 bool is_multi_head_file(const std::string& path) {
+  if (irregular_file(path)) return false;  // the reader that follows refuses it
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::string head(64 * 1024, '\0');

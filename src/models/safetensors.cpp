@@ -359,9 +359,7 @@ SafetensorsFile parse_safetensors(const std::string& name, const std::string& by
 }
 
 SafetensorsFile read_safetensors(const std::string& path) {
-  // A directory opens like a file and then reports a huge size.
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) fail(path, "is a directory, expected a file");
+  if (const auto why = irregular_file(path)) fail(path, *why);
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open file");
   in.seekg(0, std::ios::end);

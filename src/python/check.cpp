@@ -5,7 +5,9 @@
 #include "check/check.hpp"  // krcheck::check_certificate
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -60,8 +62,13 @@ PyCheckResult run_check(const py::object& path_arg, const py::object& family_arg
   }
   // An unreadable file is not a wrong certificate: raise with the checker's own line.
   for (const std::string& input :
-       family ? std::vector<std::string>{path, *family} : std::vector<std::string>{path})
+       family ? std::vector<std::string>{path, *family} : std::vector<std::string>{path}) {
+    // Opening a FIFO would block; a directory stays a malformed result, as before.
+    std::error_code ignored;
+    const auto why = irregular_file(input);
+    if (why && !std::filesystem::is_directory(input, ignored)) throw InputError(input, 0, *why);
     if (!readable(input)) throw InputError(input, 0, "cannot open the file");
+  }
   PyCheckResult result;
   result.verified = checked.status == krcheck::Status::verified;
   result.output = out.str();

@@ -11,6 +11,9 @@
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/declared_class.hpp"
+#include "kernelrank/models/model_io.hpp"  // kMaxModelWidth, the CLI's --m range
+
+#include <limits>
 
 namespace kernelrank::python {
 namespace {
@@ -55,6 +58,28 @@ int optional_int(const py::object& value, const char* what) {
   return value.cast<int>();
 }
 
+// An integer argument in lo..hi, else UsageError (a ValueError) naming it: pybind's own conversion
+// reports failures=-1 or n=10**30 as "incompatible function arguments", naming none.
+template <class T>
+T ranged(const py::object& value, const std::string& name, T lo, T hi) {
+  if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr()))
+    throw py::type_error(name + " must be an int");
+  const py::int_ number = py::reinterpret_borrow<py::int_>(value);
+  if (PyObject_RichCompareBool(number.ptr(), py::int_(lo).ptr(), Py_LT) == 1 ||
+      PyObject_RichCompareBool(number.ptr(), py::int_(hi).ptr(), Py_GT) == 1)
+    throw UsageError(name + ": must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                     ", not " + py::str(value).cast<std::string>());
+  return number.cast<T>();
+}
+
+// m as the CLI's --m: None is the model's width, anything else must be a width (an m of 0
+// or -1 was read as "the model's width").
+int width_argument(const py::object& value) {
+  if (value.is_none()) return 0;
+  optional_int(value, "m");  // the type error as before
+  return ranged<int>(value, "--m", 1, kMaxModelWidth);
+}
+
 }  // namespace
 
 namespace {
@@ -88,7 +113,7 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
                         const py::object& tokens_arg, int threads, std::size_t failures,
                         std::uint64_t max_instances, bool profiles, bool brute_force,
                         bool cross_check, double max_profile_work, const PrecisionArgs& precision) {
-  const int m_given = optional_int(m_arg, "m");
+  const int m_given = width_argument(m_arg);
   if (!family_arg.is_none() && !tokens_arg.is_none()) raise_usage("--family excludes --tokens");
   if (profiles && brute_force) raise_usage("--profiles excludes --brute-force");
   EvalOptions options;
@@ -228,13 +253,18 @@ void register_evaluate(py::module_& module) {
       [](const py::object& model, const py::object& builtin, const py::object& base,
          const py::object& activation, const std::string& name, const py::object& positions,
          const py::object& layout, const py::object& feature_map, const py::object& precision,
-         const py::object& max_precision, const py::object& m, int n, const std::string& mode,
-         const py::object& family, const py::object& tokens, int threads, std::size_t failures,
-         std::uint64_t max_instances, bool profiles, bool brute_force, bool cross_check,
-         double max_profile_work) {
+         const py::object& max_precision, const py::object& m, const py::object& n,
+         const std::string& mode, const py::object& family, const py::object& tokens,
+         const py::object& threads, const py::object& failures, const py::object& max_instances,
+         bool profiles, bool brute_force, bool cross_check, double max_profile_work) {
         const ModelArgs args{model, builtin,   base,   activation,
                              name,  positions, layout, feature_map};
-        return run_evaluate(args, m, n, mode, family, tokens, threads, failures, max_instances,
+        constexpr int kIntMax = std::numeric_limits<int>::max();
+        constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+        return run_evaluate(args, m, ranged<int>(n, "n", 1, kIntMax), mode, family, tokens,
+                            ranged<int>(threads, "threads", 0, kIntMax),
+                            ranged<std::uint64_t>(failures, "failures", 0, kU64Max),
+                            ranged<std::uint64_t>(max_instances, "max_instances", 0, kU64Max),
                             profiles, brute_force, cross_check, max_profile_work,
                             PrecisionArgs{precision, max_precision});
       },

@@ -101,6 +101,19 @@ refuse bad_nan fast-transformers "tensor 'value_projection.bias'"
 refuse bad_two_readouts fast-transformers "give one readout"
 refuse bad_no_readout fast-transformers "missing tensor 'readout_c.weight'"
 refuse ft_elu1_f64 torch "unknown tensor 'key_projection.bias' for layout torch"
+# kernelrank's layout: unknown metadata keys are refused for every activation (§11), not only
+# for the relu/square/identity heads that the parametric reader takes.
+for activation in relu elu1 taylor2 exp softmax; do
+  for key in postions feature_map; do
+    file="$h/kr_${activation}_$key.safetensors"
+    run 2 "kr $activation with key $key" -- "$kr" eval --model "$file" --n 2 || continue
+    contains "kr $activation $key names the file" "$err" "$file: error:"
+    contains "kr $activation $key message" "$err" \
+      "unknown metadata key \"$key\" (allowed: format, version, activation, positions)"
+  done
+done
+run 1 "kernelrank elu1 with layout named" -- "$kr" eval --model "$h/kr_elu1_layout_named.safetensors" --n 3
+same "a layout key naming kernelrank is accepted" "$(body "$out")" "$(body "$reference")"
 run 2 "torch without a feature map" -- "$kr" eval --model "$h/torch_elu1.safetensors" --layout torch --n 2
 contains "feature map needed" "$err" "give --feature-map"
 run 2 "unknown layout" -- "$kr" eval --model "$h/torch_elu1.safetensors" --layout keras --n 2

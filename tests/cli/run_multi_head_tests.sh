@@ -57,4 +57,83 @@ run 1 "the counterexample family fails" -- "$kr" eval --model "$model" --family 
 run 1 "no counterexample where the model solves" -- "$kr" counterexample --model "$model" --n 2
 contains "none found" "$out" "no failing instance exists"
 
+# --- listing order: a one-head multi-head model lists what its head alone lists ----------
+# Dense softmax base 2 on {0,1}^2 (model-format.md §6): many errors tie at 1/2 and at 2/3, so
+# the enumeration order decides which failures are listed and which worst instance is named.
+cat >"$work/soft.model" <<'MODEL'
+kernelrank-model 1 kind=tabular m=2
+tokens 4
+00
+01
+10
+11
+kernel
+1 1   1   1
+1 1/2 1   1/2
+1 1   1/2 1/2
+1 1/2 1/2 1/4
+readout
+0 0 0 0
+0 1 0 1
+0 0 1 1
+0 1 1 2
+MODEL
+{ echo "kernelrank-multihead 1 m=2 heads=1"; echo "head 1"; cat "$work/soft.model"; } >"$work/soft1.model"
+listing() { printf '%s\n' "$1" | grep -E '^(worst:|  q=)'; }
+for mode in first last all; do
+  run 1 "softmax head, mode $mode" -- "$kr" eval --model "$work/soft.model" --n 3 --mode "$mode" --failures 4 || continue
+  single="$(listing "$out")"
+  run 1 "one-head multi-head, mode $mode" -- "$kr" eval --model "$work/soft1.model" --n 3 --mode "$mode" --failures 4 || continue
+  count=$((count + 1))
+  [ "$single" == "$(listing "$out")" ] || fail "mode $mode: listings differ: '$single' vs '$(listing "$out")'"
+  case $mode in
+    # By hand, in the documented order (query position, query token, other positions):
+    # with query token 01, keys (00,00) give 1/5, (00,01) 1/2, (00,10) 1/5, (00,11) 1/2; the
+    # first error 2/3 is query 11 with keys (00,11): (1/4 * 2) * 2 / (1 + 1/4 + 1/4).
+    last)
+      contains "mode last: first failures" "$(listing "$out")" "  q=3 00 01 01  target 0  output 1/2 (~0.5000)  error 1/2 (~0.5000)
+  q=3 00 11 01  target 0"
+      contains "mode last: worst" "$out" "worst:       q=3 00 11 11  target 0  output 2/3" ;;
+    all) contains "mode all: worst in pass q=1" "$out" "worst:       q=1 11 00 11  target 0  output 2/3" ;;
+  esac
+done
+
+# --- positions=P heads read sequences of length 1..P (model-format.md) --------------------
+# The P = 3 head restricted to n = 2 is, by construction, the P = 2 head written from the same
+# formulas (block (i, j) depends only on i and j); the two must give the same report.
+position_head() {  # position_head P
+  echo "kernelrank-model 1 kind=tabular m=1 positions=$1"
+  printf 'tokens 2\n0\n1\n'
+  for i in $(seq 1 "$1"); do
+    for j in $(seq 1 "$1"); do
+      printf 'kernel %s %s\n%s 1\n1 %s\n' "$i" "$j" "$i" "$((i + j))"
+      printf 'readout %s %s\n0 1/%s\n%s 1\n' "$i" "$j" "$j" "$((i * j % 2))"
+    done
+  done
+}
+position_head 3 >"$work/pos3.model"
+position_head 2 >"$work/pos2.model"
+for p in 2 3; do
+  { echo "kernelrank-multihead 1 m=1 heads=2"; echo "head 1"; cat "$work/pos$p.model"; echo "head 2"
+    printf 'kernelrank-model 1 kind=features m=1 r=1 d=0\ntoken 0 phiQ 1 phiK 1 v c e 0\ntoken 1 phiQ 1 phiK 1 v c e 0\n'
+  } >"$work/multi-pos$p.model"
+done
+report() { printf '%s\n' "$1" | grep -vE '^(model|head [0-9]|  class|  features|heads):'; }
+for kind in "" multi-; do
+  for n in 1 2; do
+    "$kr" eval --model "$work/${kind}pos2.model" --n "$n" --mode all --failures 100 >"$work/short" 2>&1
+    run "$?" "${kind}positions=3 at n=$n" -- "$kr" eval --model "$work/${kind}pos3.model" --n "$n" --mode all --failures 100
+    contains "${kind}positions=3 at n=$n is evaluated" "$out" "failing:"
+    count=$((count + 1))
+    [ "$(report "$out")" == "$(report "$(cat "$work/short")")" ] ||
+      fail "${kind}positions=3 at n=$n differs from positions=2: '${out:0:300}' vs '$(head -c 300 "$work/short")'"
+  done
+  run 2 "${kind}positions=3 at n=4" -- "$kr" eval --model "$work/${kind}pos3.model" --n 4 || continue
+  contains "${kind}positions=3 at n=4 message" "$err" "position 4 is outside 1..3 of this position-dependent model"
+done
+count=$((count + 1))
+grep -q 'position dependent for sequences of$' "$src/docs/model-format.md" &&
+  grep -q '^length 1..n: a shorter sequence' "$src/docs/model-format.md" ||
+  fail "docs/model-format.md does not say that positions=n heads read lengths 1..n"
+
 finish

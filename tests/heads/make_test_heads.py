@@ -105,6 +105,21 @@ def main(directory):
             "value_projection.weight": [[0.0] * M], "value_projection.bias": [1.0],
             "out_projection.weight": [[0.5]], "out_projection.bias": [0.0]}
     save(directory, "ft_edge", {"tensors": edge})
+    # kernelrank's layout refuses any metadata key outside §11 for every activation, as the
+    # relu/square/identity reader does: a misspelt key, and a feature_map contradicting the
+    # activation. "layout": "kernelrank" only names the layout and is accepted.
+    own = {"relu": tensors("kernelrank"), "elu1": tensors("kernelrank"),
+           "taylor2": tensors("kernelrank"), "exp": halved, "softmax": soft}
+    other_map = {"relu": "elu1", "elu1": "relu", "taylor2": "exp", "exp": "taylor2", "softmax": "elu1"}
+    for activation, weights in own.items():
+        meta = {"format": "kernelrank-head", "version": "1", "activation": activation}
+        save(directory, "kr_" + activation + "_postions",
+             {"metadata": dict(meta, postions="3"), "tensors": weights})
+        save(directory, "kr_" + activation + "_feature_map",
+             {"metadata": dict(meta, feature_map=other_map[activation]), "tensors": weights})
+    save(directory, "kr_elu1_layout_named",
+         {"metadata": {"format": "kernelrank-head", "version": "1", "activation": "elu1",
+                       "layout": "kernelrank"}, "tensors": tensors("kernelrank")})
     # Malformed ones, each with one fault.
     bad = tensors("fast-transformers")
     bad["query_projection.extra"] = [1.0]

@@ -56,6 +56,11 @@ class TextReader {
   std::size_t line_number_ = 0;
 };
 
+// Why `path` is no file to read, or nullopt for a regular file or a path that does not exist
+// (the open then says so). Asked before opening: a FIFO with no writer blocks the open
+// forever, and a directory opens and then reads as a huge size.
+std::optional<std::string> irregular_file(const std::string& path);
+
 // Parses "key=value" and returns value when the key matches, else nullopt.
 std::optional<std::string_view> key_value(std::string_view field, std::string_view key);
 

@@ -4,10 +4,10 @@
 //
 // The reports have the fields and conventions of the single-head ones (evaluate.hpp):
 // targets min_j <x_q, x_j>, the query positions of options.mode, failures listed in
-// enumeration order (a family: file order; a token set or the cube: the order of
-// for_each_sequence, position 1 slowest, then the query positions), the worst instance the
-// first attaining the maximum. negative_solved counts solved instances with some head's
-// denominator < 0, and negative_example is the first of them. Token sets and the cube
+// enumeration order (a family: file order; a token set or the cube: the single-head order,
+// docs/cli.md: query position, then the query's token, then the other positions), the worst
+// instance the first attaining the maximum. negative_solved counts solved instances with some
+// head's denominator < 0, and negative_example is the first of them. Token sets and the cube
 // tabulate every head over the universe once; a head that does not define a token throws
 // ModelDomainError, as the single-head evaluators do. Single-threaded: options.threads and
 // options.shard are ignored (the report never depends on them).
