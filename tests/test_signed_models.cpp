@@ -427,8 +427,7 @@ TEST_CASE("signed: identity heads in safetensors are kind=parametric, with posit
         {{1, -1}, {0}, {0, 1}, {p - 0.5}, {1, 0}, {0.5}, {0, 1}, {0}, {0.25, 0}, {-1}});
   const auto direct = parametric_model_from_weights(weights);
   CHECK(direct->activation() == Activation::Identity);
-  const auto read =
-      model_from_safetensors(parse_safetensors("h.safetensors", head_to_safetensors(weights)));
+  const auto read = parse_model("h.safetensors", head_to_safetensors(weights));
   const auto* parametric = dynamic_cast<const ParametricModel*>(read.get());
   REQUIRE(parametric != nullptr);
   CHECK(parametric->activation() == Activation::Identity);

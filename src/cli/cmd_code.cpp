@@ -5,11 +5,11 @@
 // construction does not use are refused rather than silently ignored, so a
 // typo cannot produce a different code than the one asked for.
 #include "commands.hpp"
-#include "limits.hpp"
 
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 
 #include <cmath>
 #include <cstdint>

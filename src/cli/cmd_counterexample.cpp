@@ -9,10 +9,11 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/bounds/counterexample.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/head_opener.hpp"
 #include "kernelrank/models/model_io.hpp"
-#include "kernelrank/models/multi_head_io.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace kernelrank::cli {
 namespace {
@@ -27,24 +28,34 @@ struct CounterexampleArgs {
 
 int run_counterexample(const CounterexampleArgs& args, const GlobalOptions& global) {
   // Several heads: no proof-guided path (L2 needs a single NK head), an exhaustive search.
-  if (!args.model.file.empty() && is_multi_head_file(args.model.file)) {
-    MultiHeadEvalRequest request;
-    request.model_file = args.model.file;
-    request.family = args.family;
-    request.m = args.m;
-    request.n = args.n;
-    return run_multi_head_counterexample(request, args.out, global);
+  std::optional<OpenedModel> opened;
+  if (!args.model.file.empty()) {
+    const ModelFile file = read_model_file(args.model.file);
+    if (file.kind == ModelFileKind::MultiHead) {
+      MultiHeadEvalRequest request;
+      request.model_file = args.model.file;
+      request.family = args.family;
+      request.m = args.m;
+      request.n = args.n;
+      return run_multi_head_counterexample(request, file, args.out, global);
+    }
+    OpenOptions single;
+    single.multi_head = false;
+    opened = open_model(file, single);
   }
+  const auto load = [&](int m, int n) {
+    return opened ? take_exact_model(args.model, *opened, m) : load_model(args.model, m, n);
+  };
   std::unique_ptr<Model> model;
   Counterexample result;
   std::string task;
   if (!args.family.empty()) {
     const Family family = read_family(args.family);
-    model = load_model(args.model, family.m, family.n);
+    model = load(family.m, family.n);
     result = find_counterexample(*model, family, CounterexampleOptions{family.n});
     task = "family " + args.family;
   } else {
-    model = load_model(args.model, args.m, args.n);
+    model = load(args.m, args.n);
     result = find_counterexample(*model, CounterexampleOptions{args.n});
     task = "T(" + std::to_string(model->width()) + "," + std::to_string(args.n) + ")";
   }

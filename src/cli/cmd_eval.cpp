@@ -5,7 +5,6 @@
 #include "eval_ball.hpp"
 #include "eval_multi_head.hpp"
 #include "family_output.hpp"
-#include "limits.hpp"
 #include "model_options.hpp"
 #include "mpi_runtime.hpp"
 #include "option_checks.hpp"
@@ -14,14 +13,15 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/head_layouts.hpp"
+#include "kernelrank/models/head_opener.hpp"
 #include "kernelrank/models/model_io.hpp"
-#include "kernelrank/models/multi_head_io.hpp"
 
 #include <fstream>
 #include <functional>
@@ -98,22 +98,22 @@ Integer power_of(std::uint64_t base, int exponent) {
   return result;
 }
 
-// A safetensors head read with the layout reader (--layout, --feature-map, or a file whose
-// activation is not relu or square); nullopt for every other model.
-std::optional<RealHead> real_head_of(const EvalArgs& args) {
+// The --model file opened once (models/head_opener.hpp), with --layout and --feature-map;
+// nullopt for a built-in.
+std::optional<OpenedModel> open_model_file(const EvalArgs& args, const ModelFile* file) {
   const bool options_given = !args.layout.empty() || !args.feature_map.empty();
-  if (args.model.file.empty() || !file_looks_like_safetensors(args.model.file)) {
+  if (file == nullptr || file->kind != ModelFileKind::Safetensors) {
     if (options_given)
       throw UsageError(
           "--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
-    return std::nullopt;
+    if (file == nullptr) return std::nullopt;
   }
-  HeadReadOptions read;
-  if (!args.layout.empty()) read.layout = parse_head_layout(args.layout);
-  if (!args.feature_map.empty()) read.feature_map = parse_feature_map(args.feature_map);
-  const SafetensorsFile file = read_safetensors(args.model.file);
-  if (!needs_real_head_reader(file, read) && !read.feature_map) return std::nullopt;
-  return read_real_head(file, read);
+  OpenOptions open;
+  if (!args.layout.empty()) open.read.layout = parse_head_layout(args.layout);
+  if (!args.feature_map.empty()) open.read.feature_map = parse_feature_map(args.feature_map);
+  open.ball_heads = true;
+  open.multi_head = false;
+  return open_model(*file, open);
 }
 
 // Options shared by every path; --shard/--partial/--mpi checked here.
@@ -175,7 +175,8 @@ ExactRun evaluate_cube_task(const EvalArgs& args, const EvalOptions& options,
                             (!args.brute_force && !brute_possible && profiles_possible);
   if (use_profiles)
     require_profile_work(m, args.n, args.max_profile_work,
-                         "; lower --m or --n, or raise --max-profile-work to wait for it");
+                         "; lower --m or --n, or raise --max-profile-work to wait for it",
+                         kProfileLengthHint);
   if (args.cross_check) {
     const EvalReport brute = evaluate_cube(model, m, args.n, options);
     run.summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
@@ -236,13 +237,13 @@ ExactRun evaluate_exact(const EvalArgs& args, const EvalOptions& options, const 
 }
 
 // A shard: write the partial result (or, over MPI, merge at rank 0), print what it holds.
-int finish_shard(const EvalArgs& args, const EvalOptions& options, std::optional<MpiSession>& mpi,
-                 ExactRun& run, const GlobalOptions& global) {
+int finish_shard(const EvalArgs& args, const std::string& model_bytes, const EvalOptions& options,
+                 std::optional<MpiSession>& mpi, ExactRun& run, const GlobalOptions& global) {
   EvalIdentity& id = run.id;
   const EvalSummary& summary = run.summary;
   if (!args.model.file.empty()) {
     id.model_source = "file " + args.model.file;
-    id.model_sha256 = sha256_hex(file_bytes(args.model.file));
+    id.model_sha256 = sha256_hex(model_bytes);
   } else {
     std::string spec = "builtin " + args.model.builtin + " m=" + std::to_string(id.m);
     if (args.model.builtin == "rank1-mean")
@@ -310,16 +311,19 @@ MultiHeadEvalRequest multi_head_request(const EvalArgs& args) {
 }
 
 int run_eval(const EvalArgs& args, const GlobalOptions& global) {
-  if (!args.model.file.empty() && is_multi_head_file(args.model.file))
-    return run_multi_head_eval(multi_head_request(args), global);
+  std::optional<ModelFile> file;
+  if (!args.model.file.empty()) file = read_model_file(args.model.file);
+  if (file && file->kind == ModelFileKind::MultiHead)
+    return run_multi_head_eval(multi_head_request(args), *file, global);
   std::optional<MpiSession> mpi;
   const EvalOptions options = eval_options(args, mpi);
   const bool sharded = !args.partial.empty() || args.mpi;
-  std::optional<RealHead> head = real_head_of(args);
-  if (head && !is_rational(head->map)) {
+  std::optional<OpenedModel> opened = open_model_file(args, file ? &*file : nullptr);
+  if (opened && opened->ball) {
+    const RealHead& head = *opened->ball;
     if (sharded || args.cross_check || args.profiles || !args.tokens.empty())
       throw UsageError(
-          "a " + to_string(head->map) +
+          "a " + to_string(head.map) +
           " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
           "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
     BallOptions ball;
@@ -329,7 +333,7 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
     ball.max_listed = args.failures;
     ball.instance_limit = args.max_instances;
     ball.threads = options.threads;
-    return run_ball_eval(*head, BallTask{args.family, args.m, args.n}, ball, global);
+    return run_ball_eval(head, BallTask{args.family, args.m, args.n}, ball, global);
   }
   if (args.precision_given)
     throw UsageError(
@@ -337,18 +341,15 @@ int run_eval(const EvalArgs& args, const GlobalOptions& global) {
         "softmax)");
   // Every model below is exact; a head with a rational feature map is one of them.
   const ModelLoader load = [&](int m, int n) -> std::unique_ptr<Model> {
-    if (!head) return load_model(args.model, m, n);
-    if (m > 0 && head->m != m)
-      throw UsageError("model " + args.model.file + " has width m=" + std::to_string(head->m) +
-                       " but the task has m=" + std::to_string(m));
-    return exact_model(*head);
+    if (!opened) return load_model(args.model, m, n);
+    return take_exact_model(args.model, *opened, m);
   };
   ExactRun run = evaluate_exact(args, options, load);
   const Classification cls = reported_class(*run.model);  // the declared class, if any
   run.id.model_description = run.model->description();
   run.id.model_class = to_string(cls.model_class);
   run.id.class_detail = cls.detail;
-  if (sharded) return finish_shard(args, options, mpi, run, global);
+  if (sharded) return finish_shard(args, file ? file->bytes : "", options, mpi, run, global);
   return print_report(global, run.id.task, run.id.model_description, run.id.model_class,
                       run.id.class_detail, summary_to_report(run.summary),
                       run.cross_agrees.value_or(false));

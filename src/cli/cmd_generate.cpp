@@ -1,11 +1,11 @@
 // `kernelrank generate`: seeded, disjoint train/test instance pools for
 // machine-learning experiments, with targets.
 #include "commands.hpp"
-#include "limits.hpp"
 
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/core/generate.hpp"
 
 #include <memory>

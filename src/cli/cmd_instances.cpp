@@ -1,11 +1,11 @@
 // `kernelrank instances`: list or write the instances of T(m,n) or of all
 // sequences over a token set, with their Min-IP targets.
 #include "commands.hpp"
-#include "limits.hpp"
 
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/core/instance.hpp"
 
 #include <limits>

@@ -2,7 +2,6 @@
 // facts of theory.md that the engine can verify on shipped defaults, and prints
 // the Golay codes used by the rank bounds.
 #include "commands.hpp"
-#include "limits.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/bounds/bound_search.hpp"
@@ -10,6 +9,7 @@
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/softmax_base.hpp"
 #include "kernelrank/models/builtin_models.hpp"
@@ -61,7 +61,8 @@ int run_reproduce(const ReproduceArgs& args, const GlobalOptions& global) {
   if (args.small_m < 2 || args.small_m > 8) throw UsageError("--small-m must be in 2..8");
   if (args.large_m < 2 || args.large_m > 4096) throw UsageError("--large-m must be in 2..4096");
   // The large-m claims evaluate T(large-m, 3) through overlap profiles.
-  require_profile_work(args.large_m, 3, kDefaultMaxProfileWork, "; lower --large-m");
+  require_profile_work(args.large_m, 3, kDefaultMaxProfileWork, "; lower --large-m",
+                       kProfileLengthHint);
   std::vector<Claim> claims;
   EvalOptions options;
   options.max_failures = 1;

@@ -2,10 +2,10 @@
 // solve T(m,n), certified by failing instances below it and an exact maximum
 // error at it (theory.md L5).
 #include "commands.hpp"
-#include "limits.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/eval/softmax_base.hpp"
 
 #include <memory>
@@ -22,7 +22,8 @@ struct SoftmaxBaseArgs {
 int run_softmax_base(const SoftmaxBaseArgs& args, const GlobalOptions& global) {
   // Every base tried is one profile evaluation of T(m,n).
   if (args.m >= 1 && args.n >= 1)
-    require_profile_work(args.m, args.n, kDefaultMaxProfileWork, "; lower --m or --n");
+    require_profile_work(args.m, args.n, kDefaultMaxProfileWork, "; lower --m or --n",
+                         kProfileLengthHint);
   const SoftmaxBaseResult result = smallest_softmax_base(args.m, args.n, args.max_base);
   nlohmann::json refuted = nlohmann::json::array();
   std::string human = "dense softmax on T(" + std::to_string(args.m) + "," +

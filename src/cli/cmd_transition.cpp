@@ -2,13 +2,13 @@
 // rank 1 is exact at n = 1, 2 (L1); at n = 3 the certified lower bound (L4),
 // the 2^m positive-feature realisation (L6) and dense softmax (L5).
 #include "commands.hpp"
-#include "limits.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/bounds/bound_search.hpp"
 #include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/softmax_base.hpp"
 #include "kernelrank/models/builtin_models.hpp"
@@ -36,7 +36,7 @@ int run_transition(const TransitionArgs& args, const GlobalOptions& global) {
   const int m = args.m;
   if (m < 2 || m > 4096) throw UsageError("--m must be in 2..4096");
   // The n = 3 rows evaluate T(m,3) through overlap profiles.
-  require_profile_work(m, 3, kDefaultMaxProfileWork, "; lower --m");
+  require_profile_work(m, 3, kDefaultMaxProfileWork, "; lower --m", kProfileLengthHint);
   nlohmann::json rows = nlohmann::json::array();
   std::string human =
       "Min-IP phase transition for m = " + std::to_string(m) + " (exact arithmetic)\n\n";

@@ -55,6 +55,11 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
 void add_transcript_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_train_command(CLI::App& app, const GlobalOptions& global, Action& action);
 
+// What to do instead of an overlap-profile scan over too long sequences
+// (require_profile_work's length hint).
+inline constexpr const char* kProfileLengthHint =
+    "; use a smaller n, or a family file (eval --family) for longer sequences";
+
 // Prints `json` (when --json) or `human` to stdout.
 void emit(const GlobalOptions& global, const nlohmann::json& json, const std::string& human);
 

@@ -7,7 +7,6 @@
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/multi_head_eval.hpp"
-#include "kernelrank/models/multi_head_io.hpp"
 
 #include <optional>
 
@@ -41,6 +40,12 @@ MultiHeadRun evaluate_request(const MultiHeadEvalRequest& request, const MultiHe
                request.mode + ")";
   }
   return run;
+}
+
+MultiHeadModel multi_head_of(const ModelFile& file) {
+  OpenedModel opened = open_model(file);
+  if (!opened.multi_head) throw InternalError(file.name + " is not a multi-head model file");
+  return std::move(*opened.multi_head);
 }
 
 EvalOptions options_of(const MultiHeadEvalRequest& request) {
@@ -92,9 +97,10 @@ nlohmann::json heads_json(const MultiHeadModel& model, std::string& human) {
 
 }  // namespace
 
-int run_multi_head_eval(const MultiHeadEvalRequest& request, const GlobalOptions& global) {
+int run_multi_head_eval(const MultiHeadEvalRequest& request, const ModelFile& file,
+                        const GlobalOptions& global) {
   const EvalOptions options = options_of(request);
-  const MultiHeadModel model = read_multi_head_model(request.model_file);
+  const MultiHeadModel model = multi_head_of(file);
   const MultiHeadRun run = evaluate_request(request, model, options);
   std::string human = "task:        " + run.task + "\nmodel:       " + model.description() + "\n";
   nlohmann::json heads = heads_json(model, human);
@@ -120,11 +126,11 @@ int run_multi_head_eval(const MultiHeadEvalRequest& request, const GlobalOptions
   return run.report.solves() ? kExitOk : kExitNegative;
 }
 
-int run_multi_head_counterexample(const MultiHeadEvalRequest& request, const std::string& out,
-                                  const GlobalOptions& global) {
+int run_multi_head_counterexample(const MultiHeadEvalRequest& request, const ModelFile& file,
+                                  const std::string& out, const GlobalOptions& global) {
   EvalOptions options = options_of(request);
   options.max_failures = 1;
-  const MultiHeadModel model = read_multi_head_model(request.model_file);
+  const MultiHeadModel model = multi_head_of(file);
   const MultiHeadRun run = evaluate_request(request, model, options);
   const std::string reason = "the proof-guided search (L2) needs a single NK head; " +
                              request.model_file + " has " + std::to_string(model.head_count()) +

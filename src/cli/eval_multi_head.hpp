@@ -5,6 +5,8 @@
 
 #include "commands.hpp"
 
+#include "kernelrank/models/head_opener.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,13 +26,16 @@ struct MultiHeadEvalRequest {
   std::vector<std::string> single_head_options;
 };
 
-// Prints the report (human or --json); exit 0 when the model solves the task, else 1.
-int run_multi_head_eval(const MultiHeadEvalRequest& request, const GlobalOptions& global);
+// `file` is the model file, read once by the caller; it is parsed after the request's options
+// are checked. Prints the report (human or --json); exit 0 when the model solves the task,
+// else 1.
+int run_multi_head_eval(const MultiHeadEvalRequest& request, const ModelFile& file,
+                        const GlobalOptions& global);
 
 // The proof-guided search (L2) needs a single NK head: a multi-head model is searched
 // exhaustively (the family, or the cube T(m, n)); the first failing instance is printed and,
 // with `out`, written as a one-line family. Exit 0 when one is found, else 1.
-int run_multi_head_counterexample(const MultiHeadEvalRequest& request, const std::string& out,
-                                  const GlobalOptions& global);
+int run_multi_head_counterexample(const MultiHeadEvalRequest& request, const ModelFile& file,
+                                  const std::string& out, const GlobalOptions& global);
 
 }  // namespace kernelrank::cli

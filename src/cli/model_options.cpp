@@ -2,9 +2,16 @@
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/builtin_models.hpp"
-#include "kernelrank/models/model_io.hpp"
 
 namespace kernelrank::cli {
+namespace {
+
+void check_base(const ModelSource& source) {
+  if (source.base_given && source.builtin != "softmax" && source.builtin != "product")
+    throw UsageError("--base applies only to --builtin softmax or product");
+}
+
+}  // namespace
 
 void add_model_options(CLI::App* command, ModelSource& source) {
   auto* file = command->add_option("--model", source.file, "Model file (text format or JSON)");
@@ -16,15 +23,19 @@ void add_model_options(CLI::App* command, ModelSource& source) {
       ->each([&source](const std::string&) { source.base_given = true; });
 }
 
+std::unique_ptr<Model> take_exact_model(const ModelSource& source, OpenedModel& opened, int m) {
+  check_base(source);
+  require_model_width(source.file, opened.exact->width(), m);
+  return std::move(opened.exact);
+}
+
 std::unique_ptr<Model> load_model(const ModelSource& source, int m, int n) {
-  if (source.base_given && source.builtin != "softmax" && source.builtin != "product")
-    throw UsageError("--base applies only to --builtin softmax or product");
+  check_base(source);
   if (!source.file.empty()) {
-    auto model = read_model(source.file);
-    if (m > 0 && model->width() != m)
-      throw UsageError("model " + source.file + " has width m=" + std::to_string(model->width()) +
-                       " but the task has m=" + std::to_string(m));
-    return model;
+    OpenOptions single;
+    single.multi_head = false;
+    OpenedModel opened = open_model(source.file, single);
+    return take_exact_model(source, opened, m);
   }
   if (source.builtin.empty())
     throw UsageError("choose a model with --model FILE or --builtin NAME");

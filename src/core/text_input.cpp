@@ -73,7 +73,8 @@ std::size_t line_of_offset(const std::string& text, std::size_t offset) {
   return line;
 }
 
-// Throws InputError naming the line of the first NUL byte or invalid UTF-8.
+}  // namespace
+
 void check_text_bytes(const std::string& name, const std::string& contents) {
   const std::size_t nul = contents.find('\0');
   if (nul != std::string::npos)
@@ -82,8 +83,6 @@ void check_text_bytes(const std::string& name, const std::string& contents) {
   if (bad != std::string::npos)
     throw InputError(name, line_of_offset(contents, bad), "invalid UTF-8 byte sequence");
 }
-
-}  // namespace
 
 std::optional<std::string> irregular_file(const std::string& path) {
   std::error_code error;
@@ -101,7 +100,7 @@ std::optional<std::string> irregular_file(const std::string& path) {
   }
 }
 
-std::string read_file_checked(const std::string& path) {
+std::string read_file_bytes(const std::string& path) {
   if (const auto why = irregular_file(path)) throw InputError(path, 0, *why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open file");
@@ -114,6 +113,11 @@ std::string read_file_checked(const std::string& path) {
   std::string contents(static_cast<std::size_t>(size), '\0');
   in.read(contents.data(), size);
   if (!in) throw InputError(path, 0, "cannot read file");
+  return contents;
+}
+
+std::string read_file_checked(const std::string& path) {
+  std::string contents = read_file_bytes(path);
   check_text_bytes(path, contents);
   return contents;
 }

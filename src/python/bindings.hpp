@@ -58,8 +58,8 @@ void register_errors(py::module_& module);
 [[noreturn]] void raise_usage(const std::string& message);
 
 // ---- models (head_dict.cpp, head_source.cpp) --------------------------------------------
-// A dict of arrays as the F64 safetensors file it describes, parsed by the library's own
-// reader, so that every later message is the file's. Without a "__metadata__" entry, a dict
+// A dict of arrays as the bytes of the F64 safetensors file it describes, opened by the
+// library's own opener, so that every later message is the file's. Without a "__metadata__" entry, a dict
 // in kernelrank's layout gets the metadata its file would hold (format, version, activation,
 // positions); the other layouts need none.
 struct DictHeadOptions {
@@ -68,7 +68,7 @@ struct DictHeadOptions {
   py::object positions;  // None or int
   std::string name = "<dict>";
 };
-SafetensorsFile safetensors_from_dict(const py::dict& tensors, const DictHeadOptions& options);
+std::string safetensors_bytes_from_dict(const py::dict& tensors, const DictHeadOptions& options);
 
 // The model a Python call names: a path, a dict of arrays or a built-in (builtin=...).
 struct ModelArgs {

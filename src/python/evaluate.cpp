@@ -3,11 +3,10 @@
 // objects (exact values as fractions.Fraction).
 #include "bindings.hpp"
 
-#include "cli/limits.hpp"  // the CLI's profile-work refusal, same message
-
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/declared_class.hpp"
@@ -177,8 +176,10 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
     const bool use_profiles =
         cross_check || profiles || (!brute_force && !brute_possible && profiles_possible);
     if (use_profiles)
-      cli::require_profile_work(m, n, max_profile_work,
-                                "; lower --m or --n, or raise --max-profile-work to wait for it");
+      require_profile_work(m, n, max_profile_work,
+                           "; lower --m or --n, or raise --max-profile-work to wait for it",
+                           "; use a smaller n, or a family file (eval --family) for longer "
+                           "sequences");  // the CLI's messages
     if (cross_check) {
       const EvalReport brute = evaluate_cube(*model, m, n, options);
       report = summary_to_report(evaluate_profiles_summary(*form, m, n, options));
@@ -277,7 +278,7 @@ void register_evaluate(py::module_& module) {
       py::arg("threads") = 0, py::arg("failures") = 10,
       py::arg("max_instances") = std::uint64_t{1} << 34, py::arg("profiles") = false,
       py::arg("brute_force") = false, py::arg("cross_check") = false,
-      py::arg("max_profile_work") = cli::kDefaultMaxProfileWork,
+      py::arg("max_profile_work") = kDefaultMaxProfileWork,
       R"doc(Evaluate a model as `kernelrank eval` does; returns an EvalResult, or a BallResult for a
 head with transcendental features (elu1, exp, softmax).
 

@@ -1,13 +1,12 @@
 // The model a Python call names (a path, a dict of arrays or a built-in), resolved the way
-// the CLI's --model/--builtin/--layout/--feature-map options resolve it, with its messages.
+// the CLI's --model/--builtin/--layout/--feature-map options resolve it, with its messages:
+// a file or a dict goes through the library's one opener (models/head_opener.hpp).
 #include "bindings.hpp"
 
-#include "cli/model_options.hpp"  // the CLI's --model/--builtin resolution, same messages
-
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/builtin_models.hpp"
 #include "kernelrank/models/head_layouts.hpp"
-#include "kernelrank/models/model_io.hpp"
-#include "kernelrank/models/model_safetensors.hpp"
+#include "kernelrank/models/head_opener.hpp"
 
 namespace kernelrank::python {
 namespace {
@@ -31,48 +30,60 @@ std::optional<std::string> optional_str(const py::object& value, const char* wha
   return value.cast<std::string>();
 }
 
-void check_width(int model_width, int m, const std::string& name) {
-  if (m > 0 && model_width != m)
-    throw UsageError("model " + name + " has width m=" + std::to_string(model_width) +
-                     " but the task has m=" + std::to_string(m));
+void check_base(const std::string& builtin, bool base_given) {
+  if (base_given && builtin != "softmax" && builtin != "product")
+    raise_usage("--base applies only to --builtin softmax or product");
 }
 
-// A safetensors head (a file, or a dict as the file it describes) as the CLI's eval reads it.
-LoadedHead head_from_safetensors(const SafetensorsFile& file, const HeadReadOptions& read, int m) {
+// The CLI's built-in choice (cli/model_options.cpp), with its messages.
+std::unique_ptr<Model> builtin_model(const std::string& builtin, const std::string& base, int m,
+                                     int n) {
+  if (builtin.empty()) throw UsageError("choose a model with --model FILE or --builtin NAME");
+  if (m < 1) throw UsageError("a built-in model needs the width --m");
+  std::map<std::string, std::string> params;
+  if (builtin == "rank1-mean")
+    params["n"] = std::to_string(n);
+  else
+    params["base"] = base;
+  return make_builtin_model(builtin, m, params);
+}
+
+// A single head from the opener, checked against the task's width m like the CLI's eval; a
+// head for ball arithmetic is checked by the ball path, with its own message.
+LoadedHead loaded_head(OpenedModel opened, const std::string& name, int m) {
+  if (opened.multi_head)
+    throw UsageError(name +
+                     " is a multi-head model (docs/model-format.md §13); the Python module "
+                     "evaluates single heads: use `kernelrank eval`");
   LoadedHead loaded;
-  if (!needs_real_head_reader(file, read) && !read.feature_map) {
-    loaded.exact = parametric_model_from_safetensors(file);
-    check_width(loaded.exact->width(), m, file.name);
+  if (opened.ball) {
+    loaded.ball = std::move(opened.ball);
     return loaded;
   }
-  RealHead head = read_real_head(file, read);
-  if (is_rational(head.map)) {
-    check_width(head.m, m, file.name);
-    loaded.exact = exact_model(head);
-  } else {
-    loaded.ball = std::move(head);  // the ball path checks the width with its own message
-  }
+  require_model_width(name, opened.exact->width(), m);
+  loaded.exact = std::move(opened.exact);
   return loaded;
 }
 
-}  // namespace
-
-LoadedHead load_python_head(const ModelArgs& args, int m, int n) {
+// Both loaders: with ball_heads false, a head that only ball arithmetic decides is refused
+// by the opener, with the message every CLI command but eval gives.
+LoadedHead load_head(const ModelArgs& args, int m, int n, bool ball_heads) {
   const bool has_model = !args.model.is_none();
   const bool has_builtin = !args.builtin.is_none();
   if (has_model && has_builtin)
     raise_usage("give either a model (path or dict) or builtin=NAME, not both");
-  HeadReadOptions read;
+  OpenOptions open;
+  open.ball_heads = ball_heads;
   const std::optional<std::string> layout = optional_str(args.layout, "layout");
   const std::optional<std::string> feature_map = optional_str(args.feature_map, "feature_map");
   const std::optional<std::string> activation = optional_str(args.activation, "activation");
-  if (layout) read.layout = parse_head_layout(*layout);
-  if (feature_map) read.feature_map = parse_feature_map(*feature_map);
+  if (layout) open.read.layout = parse_head_layout(*layout);
+  if (feature_map) open.read.feature_map = parse_feature_map(*feature_map);
 
   if (has_model && py::isinstance<py::dict>(args.model)) {
     if (!args.base.is_none()) raise_usage("--base applies only to --builtin softmax or product");
     DictHeadOptions dict;
-    dict.kernelrank_layout = !read.layout || *read.layout == HeadLayout::Kernelrank;
+    dict.kernelrank_layout = !open.read.layout || *open.read.layout == HeadLayout::Kernelrank;
     dict.activation = activation ? *activation : feature_map ? *feature_map : "relu";
     dict.positions = args.positions;
     dict.name = args.name;
@@ -80,61 +91,44 @@ LoadedHead load_python_head(const ModelArgs& args, int m, int n) {
       raise_usage(
           "activation= names a kernelrank-layout head's features; use feature_map= for layout " +
           *layout);
-    const SafetensorsFile file =
-        safetensors_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
+    std::string bytes =
+        safetensors_bytes_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
     py::gil_scoped_release release;
-    return head_from_safetensors(file, read, m);
+    return loaded_head(open_model(model_file_from_bytes(args.name, std::move(bytes)), open),
+                       args.name, m);
   }
   if (activation || !args.positions.is_none())
     raise_usage("activation= and positions= describe a dict of arrays, not a file or a built-in");
-  cli::ModelSource source;
-  if (has_model) source.file = path_argument(args.model, "model");
+  std::string path, builtin, base = "3";
+  if (has_model) path = path_argument(args.model, "model");
   if (has_builtin) {
     if (!py::isinstance<py::str>(args.builtin)) throw py::type_error("builtin must be a str");
-    source.builtin = args.builtin.cast<std::string>();
+    builtin = args.builtin.cast<std::string>();
   }
-  if (!args.base.is_none()) {
-    source.base = base_text(args.base);
-    source.base_given = true;
-  }
+  if (!args.base.is_none()) base = base_text(args.base);
   py::gil_scoped_release release;
-  if (layout || feature_map) {
-    if (source.file.empty() || !file_looks_like_safetensors(source.file))
-      throw UsageError(
-          "--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
-    return head_from_safetensors(read_safetensors(source.file), read, m);
-  }
-  if (!source.file.empty() && file_looks_like_safetensors(source.file))
-    return head_from_safetensors(read_safetensors(source.file), read, m);
+  std::optional<ModelFile> file;
+  if (!path.empty()) file = read_model_file(path);
+  if ((layout || feature_map) && (!file || file->kind != ModelFileKind::Safetensors))
+    throw UsageError(
+        "--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
+  check_base(builtin, !args.base.is_none());
+  if (file) return loaded_head(open_model(*file, open), path, m);
   LoadedHead loaded;
-  loaded.exact = cli::load_model(source, m, n);
+  loaded.exact = builtin_model(builtin, base, m, n);
   return loaded;
+}
+
+}  // namespace
+
+LoadedHead load_python_head(const ModelArgs& args, int m, int n) {
+  return load_head(args, m, n, true);
 }
 
 std::unique_ptr<Model> load_python_model(const ModelArgs& args, int m, int n) {
   if (!args.layout.is_none() || !args.feature_map.is_none())
     raise_usage("layout= and feature_map= apply to evaluate only");
-  if (!args.model.is_none() && py::isinstance<py::dict>(args.model)) {
-    if (!args.builtin.is_none())
-      raise_usage("give either a model (path or dict) or builtin=NAME, not both");
-    if (!args.base.is_none()) raise_usage("--base applies only to --builtin softmax or product");
-    DictHeadOptions dict;
-    const std::optional<std::string> activation = optional_str(args.activation, "activation");
-    dict.activation = activation ? *activation : "relu";
-    dict.positions = args.positions;
-    dict.name = args.name;
-    const SafetensorsFile file =
-        safetensors_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
-    py::gil_scoped_release release;
-    std::unique_ptr<Model> model = model_from_safetensors(file);  // refuses ball-only heads
-    check_width(model->width(), m, file.name);
-    return model;
-  }
-  LoadedHead loaded = load_python_head(args, m, n);
-  if (loaded.ball)  // reached only for a safetensors file: the CLI's reader gives the message
-    return cli::load_model(cli::ModelSource{path_argument(args.model, "model"), "", "3", false}, m,
-                           n);
-  return std::move(loaded.exact);
+  return std::move(load_head(args, m, n, false).exact);
 }
 
 }  // namespace kernelrank::python

@@ -3,13 +3,12 @@
 // src/cli/cmd_generate.cpp), with the same files written.
 #include "bindings.hpp"
 
-#include "cli/limits.hpp"
-
 #include "core/atomic_write.hpp"
 #include "kernelrank/bounds/counterexample.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/generate.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 
 namespace kernelrank::python {
 namespace {
@@ -124,8 +123,8 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
         throw ResourceError("--train and --test take at most " + std::to_string(kMaxGenerated) +
                             " instances each, not " + std::to_string(count));
     if (options.n >= 1 && options.m >= 1) {
-      cli::require_family_file_size(train > test ? train : test, options.n, options.m, "generate");
-      cli::require_instance_memory(train + test, options.n, options.m, 2, "generate");
+      require_family_file_size(train > test ? train : test, options.n, options.m, "generate");
+      require_instance_memory(train + test, options.n, options.m, 2, "generate");
     }
     sets = generate_instances(options);
     if (!prefix.empty()) {

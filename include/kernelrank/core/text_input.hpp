@@ -66,5 +66,9 @@ std::optional<std::string_view> key_value(std::string_view field, std::string_vi
 
 // Reads a whole file into memory with the same size and encoding checks.
 std::string read_file_checked(const std::string& path);
+// The same without the encoding checks (a file that may be binary); InputError at line 0.
+std::string read_file_bytes(const std::string& path);
+// Throws InputError naming the line of the first NUL byte or invalid UTF-8.
+void check_text_bytes(const std::string& name, const std::string& contents);
 
 }  // namespace kernelrank

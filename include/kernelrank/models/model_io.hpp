@@ -16,14 +16,12 @@ namespace kernelrank {
 // The widest token a model file may declare (and the widest --m next to a model).
 inline constexpr int kMaxModelWidth = 4096;
 
-// Dispatches on content: a file whose first non-blank character is '{' is JSON
-// (the tabular interchange form), otherwise the text format.
+// A single head through the opener (head_opener.hpp): safetensors by name or header, JSON
+// (the tabular interchange form) when the first non-blank character is '{', else the text
+// format. Heads with transcendental features (elu1, exp, softmax) are refused with an
+// InputError naming the file, since only eval's ball arithmetic decides them.
 std::unique_ptr<Model> read_model(const std::string& path);
 std::unique_ptr<Model> parse_model(const std::string& name, const std::string& contents);
-// A parsed safetensors head as an exact model (docs/model-format.md §11, §12); heads with
-// transcendental features (elu1, exp, softmax) are refused with an InputError naming the file,
-// since only eval's ball arithmetic decides them.
-std::unique_ptr<Model> model_from_safetensors(const SafetensorsFile& file);
 
 // Writers for the tabular form (used by the Z3 search to emit models); the
 // output parses back to an equal model. The JSON form has no position-dependent

@@ -1,4 +1,5 @@
-#include "limits.hpp"
+// See resource_limits.hpp.
+#include "kernelrank/core/resource_limits.hpp"
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
@@ -7,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace kernelrank::cli {
+namespace kernelrank {
 namespace {
 
 // C(m+n, n) * n in floating point: an estimate for a refusal, never for a verdict.
@@ -25,13 +26,13 @@ std::string scientific(double value) {
 
 }  // namespace
 
-void require_profile_work(int m, int n, double max_work, const std::string& option_hint) {
+void require_profile_work(int m, int n, double max_work, const std::string& work_hint,
+                          const std::string& length_hint) {
   if (n > kMaxProfileLength)
     throw ResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
                         ") through overlap profiles: n=" + std::to_string(n) + " is above " +
                         std::to_string(kMaxProfileLength) +
-                        ", the longest sequence the overlap-profile scan handles; use a smaller "
-                        "n, or a family file (eval --family) for longer sequences");
+                        ", the longest sequence the overlap-profile scan handles" + length_hint);
   const double work = profile_work(m, n);
   if (!(work <= max_work)) {
     int largest = m;
@@ -40,7 +41,7 @@ void require_profile_work(int m, int n, double max_work, const std::string& opti
                         ") through overlap profiles needs C(m+n,n) * n = " + scientific(work) +
                         " steps, above the limit of " + scientific(max_work) +
                         " (about m = " + std::to_string(largest) + " at n = " + std::to_string(n) +
-                        ")" + option_hint);
+                        ")" + work_hint);
   }
 }
 
@@ -80,4 +81,4 @@ void require_pair_work(std::uint64_t words, int m, const std::string& what,
   }
 }
 
-}  // namespace kernelrank::cli
+}  // namespace kernelrank

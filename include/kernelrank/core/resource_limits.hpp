@@ -1,4 +1,4 @@
-// Up-front resource checks shared by the subcommands.
+// Up-front resource checks shared by the subcommands and the Python module.
 //
 // A run that would take hours or allocate gigabytes is refused before it starts, with
 // ResourceError (exit 3) saying what it would need and what to use instead. The figures
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace kernelrank::cli {
+namespace kernelrank {
 
 // Overlap-profile evaluation of T(m,n) visits C(m+n, n) profiles of n overlaps each;
 // "work" is their product. The default allows m = 1000 at n = 3 (5e8, seconds to a
@@ -17,8 +17,10 @@ namespace kernelrank::cli {
 // per token, so n is capped at the checker's 1000 as well.
 inline constexpr double kDefaultMaxProfileWork = 1e10;
 inline constexpr int kMaxProfileLength = 1000;
-// `option_hint` ends the message with what to do instead, e.g. "; lower --m".
-void require_profile_work(int m, int n, double max_work, const std::string& option_hint);
+// The hints end the messages with what to do instead, e.g. "; lower --m": `work_hint` when
+// the work is above max_work, `length_hint` when n is above kMaxProfileLength.
+void require_profile_work(int m, int n, double max_work, const std::string& work_hint,
+                          const std::string& length_hint);
 
 // Text files the commands write must be readable back: the readers take at most 1 GiB.
 // A family line is the query position and n tokens of m characters each.
@@ -36,4 +38,4 @@ inline constexpr double kMaxPairWork = 2e10;
 void require_pair_work(std::uint64_t words, int m, const std::string& what,
                        const std::string& hint);
 
-}  // namespace kernelrank::cli
+}  // namespace kernelrank
