@@ -5,8 +5,8 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/core/generate.hpp"
+#include "kernelrank/core/resource_limits.hpp"
 
 #include <memory>
 

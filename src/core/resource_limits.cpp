@@ -39,9 +39,8 @@ void require_profile_work(int m, int n, double max_work, const std::string& work
     while (largest > 1 && !(profile_work(largest, n) <= max_work)) largest = largest * 9 / 10;
     throw ResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
                         ") through overlap profiles needs C(m+n,n) * n = " + scientific(work) +
-                        " steps, above the limit of " + scientific(max_work) +
-                        " (about m = " + std::to_string(largest) + " at n = " + std::to_string(n) +
-                        ")" + work_hint);
+                        " steps, above the limit of " + scientific(max_work) + " (about m = " +
+                        std::to_string(largest) + " at n = " + std::to_string(n) + ")" + work_hint);
   }
 }
 

@@ -59,8 +59,8 @@ void register_errors(py::module_& module);
 
 // ---- models (head_dict.cpp, head_source.cpp) --------------------------------------------
 // A dict of arrays as the bytes of the F64 safetensors file it describes, opened by the
-// library's own opener, so that every later message is the file's. Without a "__metadata__" entry, a dict
-// in kernelrank's layout gets the metadata its file would hold (format, version, activation,
+// library's own opener, so that every later message is the file's. Without a "__metadata__" entry,
+// a dict in kernelrank's layout gets the metadata its file would hold (format, version, activation,
 // positions); the other layouts need none.
 struct DictHeadOptions {
   bool kernelrank_layout = true;

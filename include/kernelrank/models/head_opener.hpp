@@ -52,8 +52,8 @@ struct OpenOptions {
 // What a model file holds: exactly one of the three is set.
 struct OpenedModel {
   ModelFileKind kind = ModelFileKind::Text;
-  std::unique_ptr<Model> exact;              // a single head with exact arithmetic
-  std::optional<RealHead> ball;              // a single head for ball arithmetic (elu1, exp, softmax)
+  std::unique_ptr<Model> exact;  // a single head with exact arithmetic
+  std::optional<RealHead> ball;  // a single head for ball arithmetic (elu1, exp, softmax)
   std::optional<MultiHeadModel> multi_head;  // several heads
 };
 
