@@ -159,6 +159,16 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(nk.negative_solved, 0)
         self.assertIsNone(nk.negative_example)
 
+    def test_multi_head_file_is_named_as_such(self):
+        # The one opener recognises a multi-head file (docs/model-format.md §13); the module
+        # evaluates single heads and says so, instead of a header error from the text reader.
+        path = os.path.join(SOURCE, "instances", "models", "open", "nk2-m2-1+1.multihead")
+        for call in (lambda: kernelrank.evaluate(path, n=2),
+                     lambda: kernelrank.counterexample(path, n=2)):
+            with self.assertRaises(kernelrank.UsageError) as caught:
+                call()
+            self.assertIn("is a multi-head model", str(caught.exception))
+
     def test_version_and_help(self):
         self.assertIsInstance(kernelrank.__version__, str)
         self.assertRegex(kernelrank.__version__, r"^\d+\.\d+\.\d+")
