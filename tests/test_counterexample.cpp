@@ -65,7 +65,7 @@ void confirm(const TabularModel& model, const Counterexample& c) {
   confirm_outcome(oracle::naive_table_outcome(model, c.failing->instance), c);
 }
 // Parametric heads: from their maps, by the parametric oracle (not ParametricModel).
-void confirm(const std::vector<ParametricMaps>& maps, Activation act, const Counterexample& c) {
+void confirm(const std::vector<ParametricMaps>& maps, FeatureMap act, const Counterexample& c) {
   REQUIRE(c.failing);
   confirm_outcome(oracle::naive_evaluate(maps, act, c.failing->instance), c);
 }
@@ -114,12 +114,12 @@ TEST_CASE("counterexample: parametric relu models at m = 24 below the bound, pro
         return map;
       };
       ParametricMaps maps{affine(r), affine(r), affine(1), affine(1), affine(1)};
-      const ParametricModel model(m, Activation::Relu, {maps}, false);
+      const ParametricModel model(m, FeatureMap::Relu, {maps}, false);
       const Counterexample c = find_counterexample(model, CounterexampleOptions{3});
       CAPTURE(r);
       CAPTURE(seed);
       CHECK(c.path == CounterexamplePath::ProofGuided);
-      confirm({maps}, Activation::Relu, c);
+      confirm({maps}, FeatureMap::Relu, c);
       CHECK(c.kernel_entries < 100'000);  // O(N^2) entries, not the cube
     }
   }

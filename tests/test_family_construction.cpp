@@ -100,7 +100,7 @@ TEST_CASE("construct: the graded complement-detector head solves the witness fam
             (i == j ? head.diagonal : Rational(1)));
   const ParametricModel& model = *head.model;
   const Rational max_error = check_solves_both_ways(model, [&](const Instance& instance) {
-    return oracle::naive_evaluate(model.maps_by_position(), Activation::Relu, instance);
+    return oracle::naive_evaluate(model.maps_by_position(), FeatureMap::Relu, instance);
   });
   CHECK(max_error < Rational(1, 4));  // the margin the grid asks for
   // The text written for it reads back as the same head.
@@ -119,7 +119,7 @@ TEST_CASE("construct: given a and B, and the failures they cause") {
   CHECK(flat.report.max_error == Rational(2));
   CHECK(flat.candidates == 1);
   const auto oracle_sweep = sweep(witness_family(), [&](const Instance& instance) {
-    return oracle::naive_evaluate(flat.model->maps_by_position(), Activation::Relu, instance);
+    return oracle::naive_evaluate(flat.model->maps_by_position(), FeatureMap::Relu, instance);
   });
   CHECK(oracle_sweep.failing == flat.report.failing);
   options.slope = Rational(-1);
@@ -155,7 +155,7 @@ TEST_CASE("shipped witness models: exact evaluator and oracle agree they solve")
     CHECK(parametric->feature_count() == 24);
     CHECK(parametric->classify().model_class == ModelClass::PositiveFeatures);
     check_solves_both_ways(*model, [&](const Instance& instance) {
-      return oracle::naive_evaluate(parametric->maps_by_position(), Activation::Relu, instance);
+      return oracle::naive_evaluate(parametric->maps_by_position(), FeatureMap::Relu, instance);
     });
   }
   SUBCASE("NK r = 20 (scripts/research/witness_low_rank.py)") {

@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 using namespace kernelrank;
 
@@ -229,7 +230,7 @@ TEST_CASE("model: parametric relu features computed by hand") {
   // WQ x + bQ: x = 101 -> (1, 1) + (1/2, -1) = (3/2, 0); x = 011 -> (-2, 2) + bQ = (-3/2, 1).
   // relu: phiQ(101) = (3/2, 0), phiQ(011) = (0, 1).
   // WK x + bK: 101 -> (2, -1) + (0, 2) = (2, 1); 011 -> (2, 0) + (0, 2) = (2, 2).
-  const ParametricModel model(3, Activation::Relu, {hand_maps()}, false);
+  const ParametricModel model(3, FeatureMap::Relu, {hand_maps()}, false);
   CHECK(model.kernel(tok("101"), tok("011"), 0, 0) == 3);  // 3/2*2 + 0*2
   CHECK(model.kernel(tok("011"), tok("101"), 0, 0) == 1);  // 0*2 + 1*1
   CHECK(model.kernel(tok("011"), tok("011"), 0, 0) == 2);
@@ -250,7 +251,7 @@ TEST_CASE("model: parametric relu features computed by hand") {
 TEST_CASE("model: parametric square activation") {
   // Squares of the pre-activations above: phiQ(101) = (9/4, 0), phiQ(011) = (9/4, 1),
   // phiK(101) = (4, 1), phiK(011) = (4, 4).
-  const ParametricModel model(3, Activation::Square, {hand_maps()}, false);
+  const ParametricModel model(3, FeatureMap::Square, {hand_maps()}, false);
   CHECK(model.kernel(tok("011"), tok("101"), 0, 0) == 10);  // 9 + 1
   CHECK(model.kernel(tok("101"), tok("011"), 0, 0) == 9);   // 9 + 0
   CHECK(model.kernel(tok("011"), tok("011"), 0, 0) == 13);  // 9 + 4
@@ -262,7 +263,7 @@ TEST_CASE("model: position-dependent parametric maps") {
   ParametricMaps second = hand_maps();
   second.key.bias = {0, 4};
   second.readout_e.bias = {q("4/3")};
-  const ParametricModel model(3, Activation::Relu, {hand_maps(), second}, true);
+  const ParametricModel model(3, FeatureMap::Relu, {hand_maps(), second}, true);
   // phiQ(011) at position 1 = (0, 1); phiK(101) at position 2 = (2, -1 + 4) = (2, 3).
   CHECK(model.kernel(tok("011"), tok("101"), 0, 1) == 3);
   CHECK(model.kernel(tok("011"), tok("101"), 0, 0) == 1);
@@ -279,7 +280,7 @@ TEST_CASE("model: parametric model at width 4096 without tables") {
   p.query = {{RationalVector(m, Rational(1))}, {-1}};
   p.key = p.query;
   p.readout_e = {{RationalVector(m, Rational(0))}, {q("1/2")}};
-  const ParametricModel model(m, Activation::Relu, {p}, false);
+  const ParametricModel model(m, FeatureMap::Relu, {p}, false);
   Token x(m);
   Token z(m);
   for (int i = 0; i < m; i += 2) x.set(i, true);  // |x| = 2048
@@ -292,9 +293,43 @@ TEST_CASE("model: parametric model at width 4096 without tables") {
 TEST_CASE("model: parametric constructor rejects inconsistent maps") {
   ParametricMaps p = hand_maps();
   p.key.bias.pop_back();
-  CHECK_THROWS_AS(ParametricModel(3, Activation::Relu, {p}, false), std::invalid_argument);
-  CHECK_THROWS_AS(ParametricModel(3, Activation::Relu, {hand_maps(), hand_maps()}, false),
+  CHECK_THROWS_AS(ParametricModel(3, FeatureMap::Relu, {p}, false), std::invalid_argument);
+  CHECK_THROWS_AS(ParametricModel(3, FeatureMap::Relu, {hand_maps(), hand_maps()}, false),
                   std::invalid_argument);
-  CHECK_THROWS_AS(ParametricModel(4, Activation::Relu, {hand_maps()}, false),
+  CHECK_THROWS_AS(ParametricModel(4, FeatureMap::Relu, {hand_maps()}, false),
                   std::invalid_argument);
+  // Only the entrywise maps are a parametric model's activation.
+  for (FeatureMap map :
+       {FeatureMap::Taylor2, FeatureMap::Elu1, FeatureMap::Exp, FeatureMap::Softmax})
+    CHECK_THROWS_AS(ParametricModel(3, map, {hand_maps()}, false), std::invalid_argument);
+}
+
+// One vocabulary (models/feature_map.hpp): the names docs/model-format.md §12 lists, and the
+// subsets each context accepts, written out here from the docs rather than from the code.
+TEST_CASE("feature maps: names, and the subsets of exact heads, the trainer and rational kernels") {
+  const std::pair<FeatureMap, const char*> names[] = {
+      {FeatureMap::Relu, "relu"},         {FeatureMap::Square, "square"},
+      {FeatureMap::Identity, "identity"}, {FeatureMap::Taylor2, "taylor2"},
+      {FeatureMap::Elu1, "elu1"},         {FeatureMap::Exp, "exp"},
+      {FeatureMap::Softmax, "softmax"}};
+  for (const auto& [map, name] : names) {
+    CAPTURE(name);
+    CHECK(to_string(map) == name);
+    CHECK(feature_map_named(name) == map);
+    CHECK(parse_feature_map(name) == map);
+    const std::string n = name;
+    // kind=parametric takes relu, square, identity (§5); the trainer relu, square, softmax
+    // (docs/training.md); taylor2 is a polynomial, elu1, exp and softmax are not rational.
+    const bool entrywise = n == "relu" || n == "square" || n == "identity";
+    CHECK(is_entrywise(map) == entrywise);
+    CHECK(parse_activation(name).has_value() == entrywise);
+    CHECK(is_trainable(map) == (n == "relu" || n == "square" || n == "softmax"));
+    CHECK(is_rational(map) == (entrywise || n == "taylor2"));
+  }
+  CHECK_FALSE(feature_map_named("gelu"));
+  CHECK_FALSE(feature_map_named("Relu"));
+  CHECK_THROWS_WITH_AS(parse_feature_map("gelu"),
+                       "feature map must be relu, square, identity, taylor2, elu1, exp or "
+                       "softmax, not 'gelu'",
+                       UsageError);
 }

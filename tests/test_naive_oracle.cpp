@@ -92,7 +92,7 @@ struct Case {
   Instance inst;
 };
 
-Case random_defined_case(std::mt19937_64& rng, Activation act, bool position_dependent, int n) {
+Case random_defined_case(std::mt19937_64& rng, FeatureMap act, bool position_dependent, int n) {
   for (;;) {
     const int m = draw_int(rng, 2, 5);
     Case c{
@@ -119,7 +119,7 @@ std::vector<Rational> preactivations(const std::vector<ParametricMaps>& maps,
   return out;
 }
 
-Rational output_at(const std::vector<Rational>& flat, const ParametricShape& shape, Activation act,
+Rational output_at(const std::vector<Rational>& flat, const ParametricShape& shape, FeatureMap act,
                    const Instance& inst) {
   const NaiveOutcome outcome = naive_evaluate(maps_from_flat(flat, shape), act, inst);
   REQUIRE(outcome.output.has_value());
@@ -127,7 +127,7 @@ Rational output_at(const std::vector<Rational>& flat, const ParametricShape& sha
 }
 
 // Checks every partial derivative against the exact symmetric difference quotient at h = 10^-6.
-void check_against_quotients(const Case& c, Activation act) {
+void check_against_quotients(const Case& c, FeatureMap act) {
   const Rational h = Rational(1) / 1000000;
   const ParametricShape shape = shape_of(c.maps);
   const std::vector<Rational> theta = flatten_parameters(c.maps);
@@ -155,14 +155,14 @@ TEST_CASE("oracle: worked example of model-format §6 by hand") {
   // v(011) = 5, v(101) = 4, c(101) = 1, e(101) = 4/3: F_101(011) = 19/3, F_101(101) = 16/3.
   // X = (101, 011), query 1: y = (3 * 16/3 + 3 * 19/3) / 6 = 35/6; t = min(2, 1) = 1: fails.
   const Instance first{{tok("101"), tok("011")}, 0};
-  NaiveOutcome outcome = naive_evaluate(maps, Activation::Relu, first);
+  NaiveOutcome outcome = naive_evaluate(maps, FeatureMap::Relu, first);
   REQUIRE(outcome.output.has_value());
   CHECK(*outcome.output == q("35/6"));
   CHECK(outcome.target == 1);
   CHECK(outcome.fails);
   // Query 2 (x = 011): phiQ(011) = relu(-3/2, 1) = (0, 1), c(011) = 0, e(011) = 4/3, so
   // y = 4/3 whatever the attention; t = min(1, 2) = 1 and |4/3 - 1| = 1/3 < 1/2.
-  outcome = naive_evaluate(maps, Activation::Relu, Instance{{tok("101"), tok("011")}, 1});
+  outcome = naive_evaluate(maps, FeatureMap::Relu, Instance{{tok("101"), tok("011")}, 1});
   REQUIRE(outcome.output.has_value());
   CHECK(*outcome.output == q("4/3"));
   CHECK(outcome.target == 1);
@@ -171,21 +171,21 @@ TEST_CASE("oracle: worked example of model-format §6 by hand") {
   // key 011 at position 2 is attended, so y = F_101(011) = 19/3 exactly.
   ParametricMaps off = hand_maps();
   off.key = {{{0, 0, 0}, {0, 0, 0}}, {0, 0}};
-  outcome = naive_evaluate({off, hand_maps()}, Activation::Relu, first);
+  outcome = naive_evaluate({off, hand_maps()}, FeatureMap::Relu, first);
   REQUIRE(outcome.output.has_value());
   CHECK(*outcome.output == q("19/3"));
   // Both keys switched off: zero denominator, undefined, a failure.
-  outcome = naive_evaluate({off, off}, Activation::Relu, first);
+  outcome = naive_evaluate({off, off}, FeatureMap::Relu, first);
   CHECK_FALSE(outcome.output.has_value());
   CHECK(outcome.fails);
   CHECK(outcome.target == 1);
-  CHECK_THROWS_AS(naive_output_gradient({off, off}, Activation::Relu, first), std::domain_error);
-  CHECK_THROWS_AS(naive_loss_gradient({off, off}, Activation::Relu, {first}), std::domain_error);
+  CHECK_THROWS_AS(naive_output_gradient({off, off}, FeatureMap::Relu, first), std::domain_error);
+  CHECK_THROWS_AS(naive_loss_gradient({off, off}, FeatureMap::Relu, {first}), std::domain_error);
   // Two slots for an instance of length 3, and a token of the wrong width.
-  CHECK_THROWS_AS(naive_evaluate({off, off}, Activation::Relu,
+  CHECK_THROWS_AS(naive_evaluate({off, off}, FeatureMap::Relu,
                                  Instance{{tok("101"), tok("011"), tok("000")}, 0}),
                   std::invalid_argument);
-  CHECK_THROWS_AS(naive_evaluate(maps, Activation::Relu, Instance{{tok("10"), tok("01")}, 0}),
+  CHECK_THROWS_AS(naive_evaluate(maps, FeatureMap::Relu, Instance{{tok("10"), tok("01")}, 0}),
                   std::invalid_argument);
 }
 
@@ -195,7 +195,7 @@ TEST_CASE("oracle: derivatives of the worked example by hand") {
   const ParametricShape shape = shape_of(maps);
   CHECK(shape == ParametricShape{3, 2, 1, 1});
   CHECK(parameter_count(shape) == 28);  // (2r + 2d + 1)(m + 1)
-  const std::vector<Rational> g = naive_output_gradient(maps, Activation::Relu, inst);
+  const std::vector<Rational> g = naive_output_gradient(maps, FeatureMap::Relu, inst);
   REQUIRE(g.size() == 28);
   auto at = [&](MapRole role, int row, int col) {
     return g[parameter_index(shape, 0, role, row, col)];
@@ -231,14 +231,14 @@ TEST_CASE("oracle: derivatives of the worked example by hand") {
   CHECK(at(MapRole::Query, 1, 3) == 0);
   const Rational h = Rational(1) / 1000000;
   std::vector<Rational> theta = flatten_parameters(maps);
-  const Rational y0 = *naive_evaluate(maps, Activation::Relu, inst).output;
+  const Rational y0 = *naive_evaluate(maps, FeatureMap::Relu, inst).output;
   theta[7] += h;
   const Rational right =
-      (*naive_evaluate(maps_from_flat(theta, shape), Activation::Relu, inst).output - y0) / h;
+      (*naive_evaluate(maps_from_flat(theta, shape), FeatureMap::Relu, inst).output - y0) / h;
   CHECK(right == 1 / (12 + 6 * h));
   theta[7] -= 2 * h;
   const Rational left =
-      (*naive_evaluate(maps_from_flat(theta, shape), Activation::Relu, inst).output - y0) / h;
+      (*naive_evaluate(maps_from_flat(theta, shape), FeatureMap::Relu, inst).output - y0) / h;
   CHECK(left == 0);
 }
 
@@ -271,7 +271,7 @@ TEST_CASE("oracle: agrees with evaluate_instance on random parametric models") {
   int defined = 0;
   int compared = 0;
   for (int model_index = 0; model_index < 50; ++model_index) {
-    const Activation act = model_index % 2 == 0 ? Activation::Relu : Activation::Square;
+    const FeatureMap act = model_index % 2 == 0 ? FeatureMap::Relu : FeatureMap::Square;
     const bool position_dependent = (model_index / 2) % 2 == 1;
     const int m = draw_int(rng, 2, 5);
     const std::vector<ParametricMaps> maps =
@@ -299,9 +299,9 @@ TEST_CASE("oracle: agrees with evaluate_instance on random parametric models") {
 TEST_CASE("oracle: square-model derivatives match exact difference quotients") {
   std::mt19937_64 rng(99);
   for (int round = 0; round < 6; ++round) {
-    const Case c = random_defined_case(rng, Activation::Square, round % 2 == 1, 3);
+    const Case c = random_defined_case(rng, FeatureMap::Square, round % 2 == 1, 3);
     INFO("round " << round << ", instance " << to_string(c.inst));
-    check_against_quotients(c, Activation::Square);
+    check_against_quotients(c, FeatureMap::Square);
   }
 }
 
@@ -309,7 +309,7 @@ TEST_CASE("oracle: relu-model derivatives match exact difference quotients away 
   std::mt19937_64 rng(1234);
   const Rational h = Rational(1) / 1000000;
   for (int round = 0; round < 6; ++round) {
-    Case c = random_defined_case(rng, Activation::Relu, round % 2 == 1, 3);
+    Case c = random_defined_case(rng, FeatureMap::Relu, round % 2 == 1, 3);
     // Redraw until no pre-activation is within h of 0 (a perturbation of one parameter by h
     // moves each pre-activation by at most h, so no feature crosses a kink).
     auto near_kink = [&](const Case& candidate) {
@@ -317,17 +317,17 @@ TEST_CASE("oracle: relu-model derivatives match exact difference quotients away 
         if (abs_of(t) <= h) return true;
       return false;
     };
-    while (near_kink(c)) c = random_defined_case(rng, Activation::Relu, round % 2 == 1, 3);
+    while (near_kink(c)) c = random_defined_case(rng, FeatureMap::Relu, round % 2 == 1, 3);
     REQUIRE_FALSE(near_kink(c));
     INFO("round " << round << ", instance " << to_string(c.inst));
-    check_against_quotients(c, Activation::Relu);
+    check_against_quotients(c, FeatureMap::Relu);
   }
 }
 
 TEST_CASE("oracle: loss gradient is the mean of 2 (y - t) dy/dtheta") {
   std::mt19937_64 rng(555);
   for (int round = 0; round < 4; ++round) {
-    const Activation act = round % 2 == 0 ? Activation::Square : Activation::Relu;
+    const FeatureMap act = round % 2 == 0 ? FeatureMap::Square : FeatureMap::Relu;
     const bool position_dependent = round >= 2;
     const Case first = random_defined_case(rng, act, position_dependent, 3);
     // A family of 5 instances on which this model is defined.
@@ -350,5 +350,5 @@ TEST_CASE("oracle: loss gradient is the mean of 2 (y - t) dy/dtheta") {
     CHECK(naive_loss(first.maps, act, family) == expected_loss);
     CHECK(gradient == expected);
   }
-  CHECK_THROWS_AS(naive_loss_gradient({hand_maps()}, Activation::Relu, {}), std::invalid_argument);
+  CHECK_THROWS_AS(naive_loss_gradient({hand_maps()}, FeatureMap::Relu, {}), std::invalid_argument);
 }

@@ -242,7 +242,7 @@ TEST_CASE("signed: parametric identity models on T(3,3) agree with the oracle") 
   for (int round = 0; round < 3; ++round) {
     const ParametricMaps maps{random_map(2), random_map(2), random_map(1), random_map(1),
                               random_map(1)};
-    const ParametricModel model(m, Activation::Identity, {maps}, false);
+    const ParametricModel model(m, FeatureMap::Identity, {maps}, false);
     CHECK(model.classify().model_class != ModelClass::PositiveFeatures);
     const RawModel raw{strings,
                        [&](std::size_t q, std::size_t z) {
@@ -426,11 +426,11 @@ TEST_CASE("signed: identity heads in safetensors are kind=parametric, with posit
     weights.by_position.push_back(
         {{1, -1}, {0}, {0, 1}, {p - 0.5}, {1, 0}, {0.5}, {0, 1}, {0}, {0.25, 0}, {-1}});
   const auto direct = parametric_model_from_weights(weights);
-  CHECK(direct->activation() == Activation::Identity);
+  CHECK(direct->activation() == FeatureMap::Identity);
   const auto read = parse_model("h.safetensors", head_to_safetensors(weights));
   const auto* parametric = dynamic_cast<const ParametricModel*>(read.get());
   REQUIRE(parametric != nullptr);
-  CHECK(parametric->activation() == Activation::Identity);
+  CHECK(parametric->activation() == FeatureMap::Identity);
   CHECK(parametric->position_dependent());
   CHECK(parametric_model_to_text(*parametric) == parametric_model_to_text(*direct));
   // phi_Q(01) = -1 and phi_K(00) = 1/2 at key position 2: alpha = -1/2 < 0.

@@ -133,7 +133,7 @@ ComplementHead complement_head(const Family& family, const Rational& slope,
   maps.readout_e.weight.assign(1, RationalVector(static_cast<std::size_t>(m)));
   maps.readout_e.bias.assign(1, 0);
   auto model = std::make_shared<ParametricModel>(
-      m, Activation::Relu, std::vector<ParametricMaps>{std::move(maps)}, false);
+      m, FeatureMap::Relu, std::vector<ParametricMaps>{std::move(maps)}, false);
   model->set_declared_class(ModelClass::PositiveFeatures);
   head.model = std::move(model);
   return head;

@@ -14,6 +14,7 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/trained_verification.hpp"
+#include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/head_layouts.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
@@ -90,7 +91,7 @@ void check_args(const TrainArgs& args) {
     throw UsageError("give either --family FILE or --train FILE [--test FILE]");
   if (!args.test.empty() && args.train.empty()) throw UsageError("--test needs --train");
   for (const std::string& f : args.features)
-    if (f != "relu" && f != "square" && f != "softmax")
+    if (const std::optional<FeatureMap> map = feature_map_named(f); !map || !is_trainable(*map))
       throw UsageError("--feature must be relu, square or softmax, not '" + f + "'");
   for (const int r : args.r)
     if (r < 1 || r > 4096) throw UsageError("--r must be in 1..4096, not " + std::to_string(r));
@@ -239,7 +240,7 @@ std::string throughput_line(const std::vector<Job>& jobs, const std::vector<JobR
 HeadWeights init_model(const std::string& path) {
   const std::unique_ptr<Model> model = read_model(path);
   const auto* parametric = dynamic_cast<const ParametricModel*>(model.get());
-  if (parametric == nullptr || parametric->activation() == Activation::Identity)
+  if (parametric == nullptr || parametric->activation() == FeatureMap::Identity)
     throw UsageError("--init model:" + path +
                      ": the model must be a relu or square kind=parametric head");
   return rounded_head_weights(*parametric);

@@ -64,7 +64,7 @@ std::optional<std::string> pf_violation(const Model& model) {
   if (const auto* features = dynamic_cast<const FeatureModel*>(&model))
     return negative_feature_entry(*features);
   if (const auto* parametric = dynamic_cast<const ParametricModel*>(&model)) {
-    if (parametric->activation() != Activation::Identity) return std::nullopt;
+    if (parametric->activation() != FeatureMap::Identity) return std::nullopt;
     std::vector<std::pair<const AffineMap*, const AffineMap*>> maps;
     for (const ParametricMaps& p : parametric->maps_by_position())
       maps.emplace_back(&p.query, &p.key);

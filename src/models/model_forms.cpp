@@ -78,26 +78,6 @@ std::size_t lookup(const std::unordered_map<Token, std::size_t, TokenHash>& inde
 
 }  // namespace
 
-// ---- Activation -----------------------------------------------------------------
-
-std::string to_string(Activation activation) {
-  switch (activation) {
-    case Activation::Relu:
-      return "relu";
-    case Activation::Square:
-      return "square";
-    case Activation::Identity:
-      return "identity";
-  }
-  return "?";
-}
-
-std::optional<Activation> parse_activation(const std::string& text) {
-  for (Activation a : {Activation::Relu, Activation::Square, Activation::Identity})
-    if (text == to_string(a)) return a;
-  return std::nullopt;
-}
-
 // ---- AffineMap ------------------------------------------------------------------
 
 RationalVector AffineMap::apply(const Token& x) const {
@@ -309,7 +289,7 @@ void check_affine(const AffineMap& map, std::size_t rows, int m, const char* wha
 
 }  // namespace
 
-ParametricModel::ParametricModel(int m, Activation activation,
+ParametricModel::ParametricModel(int m, FeatureMap activation,
                                  std::vector<ParametricMaps> maps_by_position,
                                  bool position_dependent)
     : m_(m),
@@ -317,6 +297,9 @@ ParametricModel::ParametricModel(int m, Activation activation,
       maps_(std::move(maps_by_position)),
       position_dependent_(position_dependent) {
   require(m >= 1, "parametric model needs m >= 1");
+  require(
+      is_entrywise(activation),
+      "a parametric model's activation is relu, square or identity, not " + to_string(activation));
   require(!maps_.empty(), "parametric model needs maps");
   require(position_dependent || maps_.size() == 1,
           "a position-independent parametric model has exactly one set of maps");
@@ -368,9 +351,9 @@ const RationalVector& ParametricModel::features(MapKind kind, int position, cons
     case kKey:
       result = (kind == kQuery ? set.query : set.key).apply(x);
       for (Rational& t : result) {
-        if (activation_ == Activation::Relu) {
+        if (activation_ == FeatureMap::Relu) {
           if (t < 0) t = 0;
-        } else if (activation_ == Activation::Square) {
+        } else if (activation_ == FeatureMap::Square) {
           t = t * t;
         }  // identity: t as it is
       }
@@ -403,7 +386,7 @@ Rational ParametricModel::readout(const Token& q, const Token& z, int qpos, int 
 }
 
 Classification ParametricModel::classify() const {
-  if (activation_ != Activation::Identity)
+  if (activation_ != FeatureMap::Identity)
     return {ModelClass::PositiveFeatures, "relu/square features are >= 0"};
   std::vector<std::pair<const AffineMap*, const AffineMap*>> feature_maps;
   for (const ParametricMaps& p : maps_) feature_maps.emplace_back(&p.query, &p.key);

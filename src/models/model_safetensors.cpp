@@ -19,6 +19,13 @@
 namespace kernelrank {
 namespace {
 
+// The activations a kernelrank-head file holds: the entrywise maps, and softmax (written by the
+// trainer, never evaluated exactly).
+bool written_activation(const std::string& name) {
+  const std::optional<FeatureMap> map = feature_map_named(name);
+  return map && (is_entrywise(*map) || *map == FeatureMap::Softmax);
+}
+
 constexpr long long kMaxWidth = 4096;
 constexpr long long kMaxPositions = 4096;
 constexpr long long kMaxFeatures = 100000;  // r and d, as in the text format
@@ -73,7 +80,7 @@ std::size_t slots_of(int positions) {
 }
 
 // The affine maps of every position from the flat values, which have the right sizes.
-std::unique_ptr<ParametricModel> build_model(Activation activation, const Dimensions& dims,
+std::unique_ptr<ParametricModel> build_model(FeatureMap activation, const Dimensions& dims,
                                              int positions, std::vector<PositionValues> values) {
   std::vector<ParametricMaps> maps(values.size());
   for (std::size_t slot = 0; slot < values.size(); ++slot) {
@@ -127,7 +134,7 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
          "metadata \"activation\" missing: expected relu, square, identity, taylor2, elu1, exp or "
          "softmax");
   head.activation = activation->second;
-  if (!parse_activation(head.activation) && head.activation != "softmax")
+  if (!written_activation(head.activation))
     fail(file, "metadata activation is \"" + head.activation +
                    "\", expected relu, square, identity, taylor2, elu1, exp or softmax");
   const auto positions = meta.find("positions");
@@ -235,7 +242,7 @@ void check_range(const char* name, long long value, long long lo, long long hi) 
 }
 
 void validate(const HeadWeights& weights) {
-  if (!parse_activation(weights.activation) && weights.activation != "softmax")
+  if (!written_activation(weights.activation))
     bad_weights("activation \"" + weights.activation +
                 "\" is not relu, square, identity or softmax");
   check_range("m", weights.m, 1, kMaxWidth);

@@ -174,13 +174,13 @@ std::unique_ptr<Model> parse_parametric(TextReader& reader, const Header& header
   const auto act = header.values.find("activation");
   if (act == header.values.end())
     reader.fail(header.line, "missing activation=relu|square|identity in the model header");
-  const std::optional<Activation> parsed = parse_activation(act->second);
+  const std::optional<FeatureMap> parsed = parse_activation(act->second);
   if (!parsed)
     reader.fail(header.line,
                 "expected activation=relu, activation=square or activation=identity in the "
                 "model header, found 'activation=" +
                     act->second + "'");
-  const Activation activation = *parsed;
+  const FeatureMap activation = *parsed;
   const auto slots = static_cast<std::size_t>(positions > 0 ? positions : 1);
   const unsigned long long numbers =
       (2ULL * r + 2ULL * d + 1) * static_cast<unsigned long long>(m + 1) * slots;

@@ -1,25 +1,14 @@
-// Feature-map names, checks and the exact model of a head with a rational map (real_head.hpp).
+// Checks and the exact model of a head with a rational map (real_head.hpp).
 #include "kernelrank/models/real_head.hpp"
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/declared_class.hpp"
 
-#include <array>
 #include <stdexcept>
 #include <utility>
 
 namespace kernelrank {
 namespace {
-
-const std::array<std::pair<FeatureMap, const char*>, 7> kNames = {{
-    {FeatureMap::Relu, "relu"},
-    {FeatureMap::Square, "square"},
-    {FeatureMap::Identity, "identity"},
-    {FeatureMap::Taylor2, "taylor2"},
-    {FeatureMap::Elu1, "elu1"},
-    {FeatureMap::Exp, "exp"},
-    {FeatureMap::Softmax, "softmax"},
-}};
 
 void check_affine(const AffineMap& map, std::size_t rows, int m, const std::string& part) {
   if (map.bias.size() != rows)
@@ -87,25 +76,6 @@ class RationalHeadModel : public Model {
 };
 
 }  // namespace
-
-FeatureMap parse_feature_map(const std::string& name) {
-  for (const auto& [map, text] : kNames)
-    if (name == text) return map;
-  throw UsageError(
-      "feature map must be relu, square, identity, taylor2, elu1, exp or softmax, not '" + name +
-      "'");
-}
-
-std::string to_string(FeatureMap map) {
-  for (const auto& [value, text] : kNames)
-    if (value == map) return text;
-  return "?";
-}
-
-bool is_rational(FeatureMap map) {
-  return map == FeatureMap::Relu || map == FeatureMap::Square || map == FeatureMap::Identity ||
-         map == FeatureMap::Taylor2;
-}
 
 std::optional<int> RealHead::feature_count() const {
   const int dk = key_width();

@@ -138,7 +138,7 @@ std::string resolved_init(const TrainConfig& config, FeatureMap feature) {
 }  // namespace
 
 InitialHead initialise(const TrainConfig& config, const Family& family) {
-  const FeatureMap feature = parse_feature_map(config.feature);
+  const FeatureMap feature = trained_feature_map(config.feature);
   const int d = config.d > 0 ? config.d : family.m;
   InitialHead out;
   out.name = resolved_init(config, feature);

@@ -45,28 +45,15 @@ torch::Tensor from_vector(const std::vector<double>& values, std::vector<std::in
 
 }  // namespace
 
-FeatureMap parse_feature_map(const std::string& name) {
-  if (name == "relu") return FeatureMap::Relu;
-  if (name == "square") return FeatureMap::Square;
-  if (name == "softmax") return FeatureMap::Softmax;
-  if (name == "identity")
+FeatureMap trained_feature_map(const std::string& name) {
+  const std::optional<FeatureMap> map = feature_map_named(name);
+  if (map && is_trainable(*map)) return *map;
+  if (map == FeatureMap::Identity)
     throw DomainError(
         "{feature} identity is not trained: the trainer trains relu, square (PF) and softmax "
         "heads; write a signed identity head as kind=parametric activation=identity");
   throw DomainError("{feature} must be relu, square or softmax, not '" +
                     ParameterMessage::literal(name) + "'");
-}
-
-std::string to_string(FeatureMap feature) {
-  switch (feature) {
-    case FeatureMap::Relu:
-      return "relu";
-    case FeatureMap::Square:
-      return "square";
-    case FeatureMap::Softmax:
-      return "softmax";
-  }
-  return "?";
 }
 
 std::vector<torch::Tensor> TorchHead::parameters() const {
@@ -265,7 +252,7 @@ HeadWeights to_head_weights(const TorchHead& head) {
 
 TorchHead from_head_weights(const HeadWeights& weights) {
   TorchHead head;
-  head.feature = parse_feature_map(weights.activation);
+  head.feature = trained_feature_map(weights.activation);
   head.m = weights.m;
   head.r = weights.r;
   head.d = weights.d;

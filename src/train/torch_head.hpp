@@ -10,6 +10,7 @@
 
 #include "core/portable_random.hpp"
 #include "kernelrank/core/instance.hpp"
+#include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/train/train.hpp"
 
@@ -42,9 +43,9 @@ class SeededUniform {
   PortableUniform bits_;
 };
 
-enum class FeatureMap { Relu, Square, Softmax };
-FeatureMap parse_feature_map(const std::string& name);  // throws UsageError
-std::string to_string(FeatureMap feature);
+// The feature map of a trained head (models/feature_map.hpp): relu, square or softmax; throws
+// UsageError naming the trained maps for any other name.
+FeatureMap trained_feature_map(const std::string& name);
 
 struct TorchHead {
   FeatureMap feature = FeatureMap::Square;

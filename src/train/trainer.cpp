@@ -67,7 +67,7 @@ struct Objective {
 
   Evaluation evaluate(const train::TorchHead& head) const {
     torch::Tensor denominator;
-    const bool kernel = head.feature != train::FeatureMap::Softmax;
+    const bool kernel = head.feature != FeatureMap::Softmax;
     const torch::Tensor y =
         train::forward(head, data, config.denominator_epsilon, kernel ? &denominator : nullptr);
     const torch::Tensor error = (y - data.targets).abs();

@@ -35,9 +35,9 @@ Dual operator/(const Dual& a, const Dual& b) {
 // relu'(t) = 1 for t > 0 and 0 for t <= 0 (PyTorch's convention at the kink t = 0).
 Dual relu(const Dual& t) { return t.value > 0 ? t : Dual{Rational(0), Rational(0)}; }
 Dual square(const Dual& t) { return t * t; }
-Dual activate(Activation act, const Dual& t) {
-  if (act == Activation::Identity) return t;
-  return act == Activation::Relu ? relu(t) : square(t);
+Dual activate(FeatureMap act, const Dual& t) {
+  if (act == FeatureMap::Identity) return t;
+  return act == FeatureMap::Relu ? relu(t) : square(t);
 }
 
 constexpr int kRoles = 5;
@@ -161,7 +161,7 @@ void check_instance(const ParametricShape& shape, const Instance& inst) {
 
 // y with its derivative along the seed, or nullopt when the denominator is 0.
 std::optional<Dual> evaluate(const std::vector<ParametricMaps>& maps, const ParametricShape& shape,
-                             Activation act, const Instance& inst, const Seed& seed) {
+                             FeatureMap act, const Instance& inst, const Seed& seed) {
   const int i = inst.query;
   const int qslot = shape.slots == 1 ? 0 : i;
   const ParametricMaps& qmaps = maps[static_cast<std::size_t>(qslot)];
@@ -264,7 +264,7 @@ std::vector<ParametricMaps> maps_from_flat(const std::vector<Rational>& flat,
   return maps;
 }
 
-NaiveOutcome naive_evaluate(const std::vector<ParametricMaps>& maps, Activation act,
+NaiveOutcome naive_evaluate(const std::vector<ParametricMaps>& maps, FeatureMap act,
                             const Instance& inst) {
   const ParametricShape shape = shape_of(maps);
   check_instance(shape, inst);
@@ -277,7 +277,7 @@ NaiveOutcome naive_evaluate(const std::vector<ParametricMaps>& maps, Activation 
   return outcome;
 }
 
-std::vector<Rational> naive_output_gradient(const std::vector<ParametricMaps>& maps, Activation act,
+std::vector<Rational> naive_output_gradient(const std::vector<ParametricMaps>& maps, FeatureMap act,
                                             const Instance& inst) {
   const ParametricShape shape = shape_of(maps);
   check_instance(shape, inst);
@@ -293,7 +293,7 @@ std::vector<Rational> naive_output_gradient(const std::vector<ParametricMaps>& m
 namespace {
 
 // L = (1/N) sum (y - t)^2 as a dual along the seed.
-Dual loss(const std::vector<ParametricMaps>& maps, const ParametricShape& shape, Activation act,
+Dual loss(const std::vector<ParametricMaps>& maps, const ParametricShape& shape, FeatureMap act,
           const std::vector<Instance>& instances, const Seed& seed) {
   if (instances.empty()) throw std::invalid_argument("naive oracle: loss of no instances");
   Dual sum{Rational(0), Rational(0)};
@@ -309,12 +309,12 @@ Dual loss(const std::vector<ParametricMaps>& maps, const ParametricShape& shape,
 
 }  // namespace
 
-Rational naive_loss(const std::vector<ParametricMaps>& maps, Activation act,
+Rational naive_loss(const std::vector<ParametricMaps>& maps, FeatureMap act,
                     const std::vector<Instance>& instances) {
   return loss(maps, shape_of(maps), act, instances, Seed{}).value;
 }
 
-std::vector<Rational> naive_loss_gradient(const std::vector<ParametricMaps>& maps, Activation act,
+std::vector<Rational> naive_loss_gradient(const std::vector<ParametricMaps>& maps, FeatureMap act,
                                           const std::vector<Instance>& instances) {
   const ParametricShape shape = shape_of(maps);
   std::vector<Rational> gradient;

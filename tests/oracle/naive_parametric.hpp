@@ -64,20 +64,20 @@ std::vector<ParametricMaps> maps_from_flat(const std::vector<Rational>& flat,
 
 // Exact output and target of one instance (throws std::invalid_argument when the sizes of the
 // maps, the number of slots or the token widths do not fit).
-NaiveOutcome naive_evaluate(const std::vector<ParametricMaps>& maps, Activation act,
+NaiveOutcome naive_evaluate(const std::vector<ParametricMaps>& maps, FeatureMap act,
                             const Instance& inst);
 
 // dy/dtheta for every parameter, in parameter order. Throws std::domain_error when the output
 // is undefined.
-std::vector<Rational> naive_output_gradient(const std::vector<ParametricMaps>& maps, Activation act,
+std::vector<Rational> naive_output_gradient(const std::vector<ParametricMaps>& maps, FeatureMap act,
                                             const Instance& inst);
 
 // Mean-squared error L = (1/N) sum_k (y_k - t_k)^2 over the instances (N >= 1, else
 // std::invalid_argument) and its exact gradient in parameter order, differentiated as one
 // dual-number expression. Both throw std::domain_error when some output is undefined.
-Rational naive_loss(const std::vector<ParametricMaps>& maps, Activation act,
+Rational naive_loss(const std::vector<ParametricMaps>& maps, FeatureMap act,
                     const std::vector<Instance>& instances);
-std::vector<Rational> naive_loss_gradient(const std::vector<ParametricMaps>& maps, Activation act,
+std::vector<Rational> naive_loss_gradient(const std::vector<ParametricMaps>& maps, FeatureMap act,
                                           const std::vector<Instance>& instances);
 
 }  // namespace kernelrank::oracle

@@ -72,8 +72,8 @@ Family random_family(std::mt19937_64& rng, int m, int n, std::size_t count) {
   return family;
 }
 
-Activation activation_of(const std::string& name) {
-  return name == "relu" ? Activation::Relu : Activation::Square;
+FeatureMap activation_of(const std::string& name) {
+  return name == "relu" ? FeatureMap::Relu : FeatureMap::Square;
 }
 
 bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fabs(b)); }
@@ -220,7 +220,7 @@ TEST_CASE("train: a head with fewer features than the certified bound fails, on 
   REQUIRE(!split.exact.solves());
   REQUIRE(!split.exact.failures.empty());
   const oracle::NaiveOutcome confirmed = oracle::naive_evaluate(
-      exact->maps_by_position(), Activation::Square, split.exact.failures.front().instance);
+      exact->maps_by_position(), FeatureMap::Square, split.exact.failures.front().instance);
   CHECK(confirmed.fails);
   CHECK(confirmed.output == split.exact.failures.front().output);
 }
@@ -260,7 +260,7 @@ TEST_CASE("train: the default relu recipe solves a reduced witness family, the o
   // Every instance through the independent oracle: defined, within the band, same output.
   for (const Instance& instance : family.instances) {
     const oracle::NaiveOutcome naive =
-        oracle::naive_evaluate(exact->maps_by_position(), Activation::Relu, instance);
+        oracle::naive_evaluate(exact->maps_by_position(), FeatureMap::Relu, instance);
     REQUIRE(naive.output.has_value());
     CHECK(!naive.fails);
     CHECK(naive.output == evaluate_instance(*exact, instance).output);

@@ -7,6 +7,7 @@
 // model does not define, or of a position out of range, throw ModelDomainError.
 #pragma once
 
+#include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model.hpp"
 
 #include <map>
@@ -96,13 +97,6 @@ class FeatureModel : public Model {
   std::unordered_map<Token, std::size_t, TokenHash> index_;
 };
 
-// relu(t) = max(t, 0) and square(t) = t^2 give features >= 0 (PF); identity(t) = t gives
-// signed features, phi(x) = W x + b.
-enum class Activation { Relu, Square, Identity };
-std::string to_string(Activation activation);  // "relu", "square", "identity"
-// "relu", "square" or "identity"; nullopt for anything else.
-std::optional<Activation> parse_activation(const std::string& text);
-
 // An affine map x -> W x + b from {0,1}^m to Q^rows; W is rows x m.
 struct AffineMap {
   RationalMatrix weight;
@@ -124,7 +118,7 @@ struct ParametricMaps {
 // same few tokens many times. Not thread safe (the cache is mutable).
 class ParametricModel : public Model {
  public:
-  ParametricModel(int m, Activation activation, std::vector<ParametricMaps> maps_by_position,
+  ParametricModel(int m, FeatureMap activation, std::vector<ParametricMaps> maps_by_position,
                   bool position_dependent);
 
   std::string description() const override;
@@ -135,7 +129,7 @@ class ParametricModel : public Model {
   Rational readout(const Token& q, const Token& z, int qpos, int kpos) const override;
   Classification classify() const override;
 
-  Activation activation() const { return activation_; }
+  FeatureMap activation() const { return activation_; }
   // One set of maps, or one per position 1..n (index 0 = position 1).
   const std::vector<ParametricMaps>& maps_by_position() const { return maps_; }
   int value_width() const { return d_; }
@@ -152,7 +146,7 @@ class ParametricModel : public Model {
   void bound_cache() const;
 
   int m_;
-  Activation activation_;
+  FeatureMap activation_;
   std::vector<ParametricMaps> maps_;
   bool position_dependent_;
   int r_ = 0;

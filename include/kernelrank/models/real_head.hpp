@@ -15,6 +15,7 @@
 // ever applied to exact rationals (ball_eval.hpp encloses them).
 #pragma once
 
+#include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model.hpp"
 #include "kernelrank/models/model_forms.hpp"
 
@@ -22,15 +23,6 @@
 #include <string>
 
 namespace kernelrank {
-
-enum class FeatureMap { Relu, Square, Identity, Taylor2, Elu1, Exp, Softmax };
-
-// "relu", "square", "identity", "taylor2", "elu1", "exp", "softmax"; throws UsageError naming
-// the accepted values otherwise.
-FeatureMap parse_feature_map(const std::string& name);
-std::string to_string(FeatureMap map);
-// True for the maps whose kernel is a rational function of the weights.
-bool is_rational(FeatureMap map);
 
 struct RealHead {
   int m = 0;
