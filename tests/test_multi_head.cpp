@@ -7,6 +7,7 @@
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/multi_head_eval.hpp"
 #include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/models/head_opener.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/multi_head_io.hpp"
@@ -401,14 +402,14 @@ TEST_CASE("multi-head: text round trip") {
           REQUIRE(got.output.has_value() == want.y.has_value());
           if (want.y) CHECK(*got.output == *want.y);
         }
-  // Through a file, and the cheap test.
+  // Through a file, and the opener's recognition.
   const std::string path = "test_multi_head_round.model";
   std::ofstream(path) << text;
-  CHECK(is_multi_head_file(path));
+  CHECK(read_model_file(path).kind == ModelFileKind::MultiHead);
   CHECK(read_multi_head_model(path).head_count() == 3);
   std::ofstream(path) << tabular_model_to_text(
       dynamic_cast<const TabularModel&>(*tabular_of(raw_tabular())));
-  CHECK_FALSE(is_multi_head_file(path));
+  CHECK(read_model_file(path).kind == ModelFileKind::Text);
   std::remove(path.c_str());
   // A built-in head has no writer.
   const MultiHeadModel builtin(

@@ -14,7 +14,7 @@
 namespace kernelrank {
 namespace {
 
-// A multi-head file is recognised by its first 64 KiB, as is_multi_head_file reads them.
+// A multi-head file is recognised by its first 64 KiB (a cheap scan, whatever the size).
 constexpr std::size_t kMultiHeadSniffBytes = 64 * 1024;
 
 ModelFileKind recognise(const std::string& name, const std::string& bytes, bool multi_head) {

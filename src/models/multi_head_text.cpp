@@ -11,7 +11,6 @@
 #include "kernelrank/models/multi_head_io.hpp"
 #include "kernelrank/models/parametric_writer.hpp"
 
-#include <fstream>
 #include <optional>
 
 namespace kernelrank {
@@ -190,16 +189,6 @@ bool is_multi_head_contents(const std::string& contents) {
     at = end + 1;
   }
   return false;
-}
-
-bool is_multi_head_file(const std::string& path) {
-  if (irregular_file(path)) return false;  // the reader that follows refuses it
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::string head(64 * 1024, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  return is_multi_head_contents(head);
 }
 
 std::string feature_model_to_text(const FeatureModel& model) {

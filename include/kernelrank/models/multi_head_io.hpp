@@ -15,10 +15,9 @@ namespace kernelrank {
 MultiHeadModel read_multi_head_model(const std::string& path);
 MultiHeadModel parse_multi_head_model(const std::string& name, const std::string& contents);
 
-// Cheap test used to route a --model file: the first non-comment line's first field is
-// `kernelrank-multihead`, or the file is JSON whose "format" is "kernelrank-multihead".
-// Reads at most the first 64 KiB; false for files that cannot be opened.
-bool is_multi_head_file(const std::string& path);
+// The test the opener (head_opener.hpp) recognises a multi-head file by: the first
+// non-comment line's first field is `kernelrank-multihead`, or the text is JSON whose "format"
+// is "kernelrank-multihead". `contents` may be a prefix of the file.
 bool is_multi_head_contents(const std::string& contents);
 
 // The canonical text form: the header, then `head h` and the head's canonical text for
