@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(build-essential cmake xz-utils python3 libboost-dev libgmp-dev libz3-dev doctest-dev
           libcli11-dev nlohmann-json3-dev libtorch-dev gnuplot-nox libopenmpi-dev openmpi-bin
           libflint-arb-dev libflint-dev pybind11-dev python3-dev python3-numpy python3-torch
-          clang-format clang-tidy ccache)
+          clang-format clang-tidy ccache strace)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
