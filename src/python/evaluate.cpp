@@ -213,9 +213,8 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
   return py::cast(std::move(result));
 }
 
-}  // namespace
-
-void register_evaluate(py::module_& module) {
+// The result type, registered before the function that returns it.
+void register_eval_result(py::module_& module) {
   py::class_<PyEvalResult>(
       module, "EvalResult",
       "The exact report of kernelrank.evaluate (the CLI's `eval` report). Counts are "
@@ -248,7 +247,12 @@ void register_evaluate(py::module_& module) {
       .def(
           "__bool__", [](const PyEvalResult& r) { return r.solves; }, "Same as solves")
       .def("__repr__", &eval_repr);
+}
 
+}  // namespace
+
+void register_evaluate(py::module_& module) {
+  register_eval_result(module);
   module.def(
       "evaluate",
       [](const py::object& model, const py::object& builtin, const py::object& base,
