@@ -236,7 +236,8 @@ if [ $need_checker -eq 1 ]; then
   for folder in valid invalid malformed; do
     mkdir -p "$work/fast-corpus/$folder"
     for cert in "$src/tests/certs/$folder"/*.cert; do
-      if [ "$(head -n 1 "$cert")" = "kernelrank-certificate 3" ] || grep -q '^rule trace-product' "$cert" ||
+      if [ "$(head -n 1 "$cert" | tr -d '\0')" = "kernelrank-certificate 3" ] ||
+         grep -qa '^rule trace-product' "$cert" ||
          [ "$folder/$(basename "$cert")" = valid/family_trace.cert ]; then
         cp "${cert%.cert}".* "$work/fast-corpus/$folder/"
       fi
@@ -251,8 +252,8 @@ targets=()
 echo "c building the unmutated tree in $bld" >&2
 build "$log/baseline-build.log" "${targets[@]}" ||
   { echo "mutate-checker.sh: the unmutated tree does not build, see $log/baseline-build.log" >&2; exit 2; }
-# Product certificates written once by the unmutated producer: the widths and context
-# lengths where bound picks a product or checksum source, each written in under 5 s. NAME.cert must
+# Product certificates written once by the unmutated producer: widths and context lengths
+# where bound picks a product (a checksum class), each written in under 5 s. NAME.cert must
 # verify; NAME.plus1.cert, the same with its claim raised by one, must not.
 if [ $need_checker -eq 1 ] && [ ! -f "$work/fast-certs/complete" ]; then
   rm -rf "$work/fast-certs"; mkdir -p "$work/fast-certs"
