@@ -3,7 +3,7 @@
 # m = 24, 48, 97 and 161, and the bound against m = 100..2400 (n = 3) beside the ceilings
 # U(m), S(m) and 2^m (docs/bounds.md), plotted to docs/img/product-bounds.png. Every value is
 # a `kernelrank bound` run (the best of all its sources, products or not) whose certificate
-# kernelrank-check verifies. About 25 minutes on two cores: at m = 24 and 48 the code search
+# kernelrank-check verifies. 18 minutes on two busy cores: at m = 24 and 48 the code search
 # runs whenever the product gives at most 100,000 (six minutes for m = 48, n = 3); the rest
 # takes about two minutes.
 # Usage: scripts/make-product-bounds.sh   (needs a build and gnuplot)
