@@ -200,6 +200,12 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block checksum", "too few fields: expected 'block checksum length=<L>"),
         ("product_sum_fraction", small.replace("\nsum ", "\nsum 1/"), "sum ",
          "trace-product rule's sum must be a decimal integer"),
+        # No block at all: refused at the count, before the 'block' lines that follow.
+        ("product_blocks_zero", small.replace("blocks 2", "blocks 0"), "blocks",
+         "blocks 0: a product needs at least one block"),
+        # The file ends after the first of the two declared blocks.
+        ("product_truncated_in_blocks", small[:small.index("block checksum")], "word 1100",
+         "unexpected end of file: expected 'block' line 2 of the 2 declared on line 4"),
     ]
     for name, text, prefix, message in cases:
         assert text != small, name
