@@ -203,6 +203,13 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
         # No block at all: refused at the count, before the 'block' lines that follow.
         ("product_blocks_zero", small.replace("blocks 2", "blocks 0"), "blocks",
          "blocks 0: a product needs at least one block"),
+        # Two blocks follow a count of one.
+        ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
+         "more 'block' lines than the 1 declared on line 4"),
+        # A bare 'block' line: no kind to read.
+        ("product_block_bare", small.replace("block checksum length=5 weight=2 residue=0 copies=1",
+                                             "block"), ("block", 3),
+         "expected 'block explicit length=<L> copies=<C> words=<K>' or 'block checksum"),
         # The file ends after the first of the two declared blocks.
         ("product_truncated_in_blocks", small[:small.index("block checksum")], "word 1100",
          "unexpected end of file: expected 'block' line 2 of the 2 declared on line 4"),
@@ -210,4 +217,5 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     for name, text, prefix, message in cases:
         assert text != small, name
         write("malformed", name + ".cert", text)
-        expect("malformed", name, name.replace("_", " "), line_of(text, prefix), message)
+        where = line_of(text, *prefix) if isinstance(prefix, tuple) else line_of(text, prefix)
+        expect("malformed", name, name.replace("_", " "), where, message)
