@@ -206,7 +206,7 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
         # Two blocks follow a count of one.
         ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
          "more 'block' lines than the 1 declared on line 4"),
-        # A bare 'block' line: no kind to read.
+        # A bare 'block' line (line 7; 'blocks' and 'block explicit' also start with 'block').
         ("product_block_bare", small.replace("block checksum length=5 weight=2 residue=0 copies=1",
                                              "block"), ("block", 3),
          "expected 'block explicit length=<L> copies=<C> words=<K>' or 'block checksum"),
