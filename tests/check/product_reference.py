@@ -135,6 +135,9 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     top, _ = certificate(3, [Block(["1100", "0011"], 1), Block(checksum=(5, 4, 0), copies=1)])
     assert checksum_words(5, 4, 0) == ["01111"]
     write("valid", "product_checksum_weight_l_minus_1.cert", top)
+    # A block of length 1 (one word, "1"): the smallest block there is, width 1 + 5 = 6.
+    single, _ = certificate(3, [Block(["1"], 1), Block(checksum=(5, 2, 0), copies=1)])
+    write("valid", "product_length_one.cert", single)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)
@@ -203,6 +206,8 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
         # No block at all: refused at the count, before the 'block' lines that follow.
         ("product_blocks_zero", small.replace("blocks 2", "blocks 0"), "blocks",
          "blocks 0: a product needs at least one block"),
+        ("product_length_zero", small.replace("explicit length=4", "explicit length=0"),
+         "block explicit", "length=0: a block has at least one coordinate"),
         # Two blocks follow a count of one.
         ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
          "more 'block' lines than the 1 declared on line 4"),
