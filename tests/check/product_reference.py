@@ -138,6 +138,10 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     # A block of length 1 (one word, "1"): the smallest block there is, width 1 + 5 = 6.
     single, _ = certificate(3, [Block(["1"], 1), Block(checksum=(5, 2, 0), copies=1)])
     write("valid", "product_length_one.cert", single)
+    # A checksum class of weight 1: the one word with its 1 at position a (here 0).
+    light, _ = certificate(3, [Block(["1100", "0011"], 1), Block(checksum=(5, 1, 0), copies=1)])
+    assert checksum_words(5, 1, 0) == ["10000"]
+    write("valid", "product_checksum_weight_one.cert", light)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)
@@ -208,6 +212,8 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "blocks 0: a product needs at least one block"),
         ("product_length_zero", small.replace("explicit length=4", "explicit length=0"),
          "block explicit", "length=0: a block has at least one coordinate"),
+        ("product_checksum_weight_zero", small.replace("length=5 weight=2", "length=5 weight=0"),
+         "block checksum", "weight=0 is out of range 1..4"),
         # Two blocks follow a count of one.
         ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
          "more 'block' lines than the 1 declared on line 4"),
