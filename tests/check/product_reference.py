@@ -214,6 +214,8 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block explicit", "length=0: a block has at least one coordinate"),
         ("product_checksum_weight_zero", small.replace("length=5 weight=2", "length=5 weight=0"),
          "block checksum", "weight=0 is out of range 1..4"),
+        ("product_checksum_weight_length", small.replace("length=5 weight=2", "length=5 weight=5"),
+         "block checksum", "weight=5 is out of range 1..4"),
         # Two blocks follow a count of one.
         ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
          "more 'block' lines than the 1 declared on line 4"),
