@@ -142,6 +142,11 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     light, _ = certificate(3, [Block(["1100", "0011"], 1), Block(checksum=(5, 1, 0), copies=1)])
     assert checksum_words(5, 1, 0) == ["10000"]
     write("valid", "product_checksum_weight_one.cert", light)
+    # The largest residue, a = L - 1: GS(5,2,4) = {positions 0+4, 1+3} = {10001, 01010}.
+    top_residue, _ = certificate(3, [Block(["1100", "0011"], 1),
+                                     Block(checksum=(5, 2, 4), copies=1)])
+    assert sorted(checksum_words(5, 2, 4)) == ["01010", "10001"]
+    write("valid", "product_checksum_residue_l_minus_1.cert", top_residue)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)
@@ -216,6 +221,8 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block checksum", "weight=0 is out of range 1..4"),
         ("product_checksum_weight_length", small.replace("length=5 weight=2", "length=5 weight=5"),
          "block checksum", "weight=5 is out of range 1..4"),
+        ("product_words_zero", small.replace("copies=1 words=1", "copies=1 words=0"),
+         "block explicit", "words=0: a block needs at least one word"),
         # Two blocks follow a count of one.
         ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
          "more 'block' lines than the 1 declared on line 4"),
