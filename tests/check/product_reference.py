@@ -223,6 +223,9 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block checksum", "weight=5 is out of range 1..4"),
         ("product_words_zero", small.replace("copies=1 words=1", "copies=1 words=0"),
          "block explicit", "words=0: a block needs at least one word"),
+        # Two words declared on line 5, one given: the error names the declaring line.
+        ("product_words_too_few", small.replace("copies=1 words=1", "copies=1 words=2"),
+         "block checksum", "expected 'word' line 2 of the 2 declared on line 5"),
         # Two blocks follow a count of one.
         ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
          "more 'block' lines than the 1 declared on line 4"),
