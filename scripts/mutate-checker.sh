@@ -10,8 +10,12 @@
 # touches (the one mutated file is recompiled and relinked), runs the tests with a timeout,
 # restores the file.
 #
-#   checker mutant: kernelrank_check_tests, tests/check/run_cert_corpus.sh and
-#                   tests/cli/run_bound_certificates.sh with the mutant kernelrank-check
+#   checker mutant: first a fast stage with only kernelrank-check rebuilt: the corpus cases
+#                   of format 3 (rule trace-product) and the producer's product
+#                   certificates cached in WORK/fast-certs (each must verify; with its claim
+#                   raised by one it must not). Only its survivors link and run
+#                   kernelrank_check_tests, tests/check/run_cert_corpus.sh and
+#                   tests/cli/run_bound_certificates.sh with the mutant kernelrank-check.
 #   core mutant:    the kernelrank_tests cases of the mutated file's area (doctest -tc),
 #                   then, if they pass, the whole kernelrank_tests
 #
@@ -32,6 +36,11 @@
 #   --only KEY...    the named mutants (keys from --list)
 #   --list           print the mutant list and exit
 #   --group G        checker or core only (with --all or --list)
+#   --match REGEX    with --all or --list: only the mutants whose key or file:line matches
+#                    the extended regular expression (e.g. 'certificate_product|product_rule')
+#   --producer BIN   the unmutated kernelrank that writes WORK/fast-certs once (default
+#                    ROOT/build/kernelrank; without it the fast stage has the corpus cases only;
+#                    delete WORK/fast-certs to write them again)
 #   --work DIR       scratch directory (default ${TMPDIR:-/tmp}/kernelrank-mutation); reused
 #                    across runs, only changed source files are copied again
 #   --results FILE   also write the table as tab-separated values
@@ -48,6 +57,8 @@ results=
 jobs=2
 only=()
 every=1
+match=
+producer=$root/build/kernelrank
 while [ $# -gt 0 ]; do
   case $1 in
     --all) mode=all ;;
@@ -58,6 +69,8 @@ while [ $# -gt 0 ]; do
             continue ;;
     --group) group=$2; shift ;;
     --every) every=$2; shift ;;
+    --match) match=$2; shift ;;
+    --producer) producer=$2; shift ;;
     --work) work=$2; shift ;;
     --results) results=$2; shift ;;
     --jobs) jobs=$2; shift ;;
@@ -69,7 +82,9 @@ done
 group_args=(--every "$every")
 [ -n "$group" ] && group_args+=(--group "$group")
 if [ "$mode" = list ]; then
-  exec python3 "$gen" list --root "$root" "${group_args[@]}"
+  [ -z "$match" ] && exec python3 "$gen" list --root "$root" "${group_args[@]}"
+  python3 "$gen" list --root "$root" "${group_args[@]}" | awk -v re="$match" '$2 ~ re || $5 ~ re'
+  exit 0
 fi
 
 started=$(date +%s)
@@ -143,6 +158,10 @@ stage_result=
 run_stage() {
   local name=$1 out=$2 rc
   case $name in
+    fast) limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
+            "$work/fast-corpus" > "$out" 2>&1 &&
+          limited 120 bash "$root/scripts/mutation/check-cached.sh" "$bld/kernelrank-check" \
+            "$work/fast-certs" >> "$out" 2>&1 ;;
     check_tests) limited 60 "$bld/kernelrank_check_tests" --abort-after=1 > "$out" 2>&1 ;;
     corpus) limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
               "$src/tests/certs" > "$out" 2>&1 ;;
@@ -160,7 +179,7 @@ run_stage() {
   else
     case $name in
       check_tests|core_area|core_full) why=$(first_doctest_failure "$out") ;;
-      corpus) why=$(grep -m1 '^FAIL ' "$out" | sed 's/^FAIL \([^:]*\):.*/\1/') ;;
+      corpus|fast) why=$(grep -m1 '^FAIL ' "$out" | sed 's/^FAIL \([^:]*\):.*/\1/') ;;
       bound_certs) why=$(grep -m1 '^FAIL' "$out" | sed 's/^FAIL: //; s/ .*//') ;;
     esac
     [ $rc -gt 128 ] && why="$why (signal $((rc - 128)))"
@@ -169,7 +188,7 @@ run_stage() {
   return 1
 }
 
-stages_for() {  # stages_for GROUP
+stages_for() {  # stages_for GROUP: the stages after the fast one
   if [ "$1" = checker ]; then
     echo "check_tests corpus bound_certs"
   else
@@ -183,7 +202,6 @@ case $mode in
   sample) mapfile -t keys < <(grep -v '^#' "$root/scripts/mutation/sample.txt" | awk 'NF { print $1 }') ;;
   only) keys=("${only[@]}") ;;
 esac
-[ ${#keys[@]} -gt 0 ] || { echo "mutate-checker.sh: no mutants" >&2; exit 2; }
 declare -A info equivalent
 while read -r key reason; do
   case $key in ''|'#'*) continue ;; esac
@@ -192,6 +210,15 @@ done < "$root/scripts/mutation/equivalent.txt"
 while IFS=$'\t' read -r number key grp op where what; do
   info[$key]="$number"$'\t'"$grp"$'\t'"$op"$'\t'"$where"$'\t'"$what"
 done < <(python3 "$gen" list --root "$src" --format tsv)
+if [ -n "$match" ] && [ "$mode" = all ]; then
+  matching=()
+  for key in "${keys[@]}"; do
+    IFS=$'\t' read -r _ _ _ where _ <<< "${info[$key]}"
+    if [[ $key =~ $match ]] || [[ $where =~ $match ]]; then matching+=("$key"); fi
+  done
+  keys=("${matching[@]}")
+fi
+[ ${#keys[@]} -gt 0 ] || { echo "mutate-checker.sh: no mutants" >&2; exit 2; }
 need_checker=0; need_core=0; core_files=()
 for key in "${keys[@]}"; do
   if [ -z "${info[$key]+x}" ]; then
@@ -201,6 +228,23 @@ for key in "${keys[@]}"; do
   if [ "$grp" = checker ]; then need_checker=1; else need_core=1; core_files+=("${where%%:*}"); fi
 done
 
+# ---- the fast stage's inputs ------------------------------------------------------------
+# The corpus cases of format 3 / rule trace-product (and family_trace, which the corpus
+# script's argument checks use), copied afresh from the scratch tree.
+if [ $need_checker -eq 1 ]; then
+  rm -rf "$work/fast-corpus"
+  for folder in valid invalid malformed; do
+    mkdir -p "$work/fast-corpus/$folder"
+    for cert in "$src/tests/certs/$folder"/*.cert; do
+      if [ "$(head -n 1 "$cert" | tr -d '\0')" = "kernelrank-certificate 3" ] ||
+         grep -qa '^rule trace-product' "$cert" ||
+         [ "$folder/$(basename "$cert")" = valid/family_trace.cert ]; then
+        cp "${cert%.cert}".* "$work/fast-corpus/$folder/"
+      fi
+    done
+  done
+fi
+
 # ---- the unmutated tree must build and pass -----------------------------------------
 targets=()
 [ $need_checker -eq 1 ] && targets+=("${checker_targets[@]}")
@@ -208,8 +252,35 @@ targets=()
 echo "c building the unmutated tree in $bld" >&2
 build "$log/baseline-build.log" "${targets[@]}" ||
   { echo "mutate-checker.sh: the unmutated tree does not build, see $log/baseline-build.log" >&2; exit 2; }
+# Product certificates written once by the unmutated producer: widths and context lengths
+# where bound picks a product (a checksum class), each written in under 5 s. NAME.cert must
+# verify; NAME.plus1.cert, the same with its claim raised by one, must not.
+if [ $need_checker -eq 1 ] && [ ! -f "$work/fast-certs/complete" ]; then
+  rm -rf "$work/fast-certs"; mkdir -p "$work/fast-certs"
+  if [ -x "$producer" ]; then
+    echo "c writing the fast stage's certificates with $producer" >&2
+    for mn in 24:6 48:5 48:16 97:4 128:3 161:3 200:8 1428:3; do
+      m=${mn%:*}; nn=${mn#*:}; f=$work/fast-certs/m$m-n$nn
+      "$producer" bound --m "$m" --n "$nn" --cert "$f.cert" > /dev/null 2>&1 || { rm -f "$f.cert"; continue; }
+      if [ "$(head -n 1 "$f.cert")" != "kernelrank-certificate 3" ]; then rm -f "$f.cert"; continue; fi
+      python3 - "$f.cert" "$f.plus1.cert" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+last = max(i for i, l in enumerate(lines) if l.startswith("claim r >= "))
+lines[last] = "claim r >= %d" % (int(lines[last].split()[3]) + 1)
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+      # Kept only when the unmutated checker refuses it (the claim is the largest r).
+      "$bld/kernelrank-check" "$f.plus1.cert" > /dev/null 2>&1
+      [ $? -eq 1 ] || rm -f "$f.plus1.cert"
+    done
+  else
+    echo "c no producer at $producer: the fast stage runs the corpus cases only" >&2
+  fi
+  touch "$work/fast-certs/complete"
+fi
 baseline_stages=()
-[ $need_checker -eq 1 ] && baseline_stages+=(check_tests corpus bound_certs)
+[ $need_checker -eq 1 ] && baseline_stages+=(fast check_tests corpus bound_certs)
 if [ "$mode" = sample ]; then
   for f in $(printf '%s\n' "${core_files[@]}" | sort -u); do baseline_stages+=("core_area:$f"); done
 elif [ $need_core -eq 1 ]; then
@@ -247,7 +318,11 @@ for key in "${keys[@]}"; do
   python3 "$gen" apply "$key" --root "$src" > /dev/null || { restore; exit 2; }
   if [ "$grp" = checker ]; then tg=("${checker_targets[@]}"); else tg=("${core_targets[@]}"); fi
   result=survived; by="-"
-  if ! build "$log/mutant-build.log" "${tg[@]}"; then
+  if [ "$grp" = checker ] && ! build "$log/mutant-build.log" kernelrank-check; then
+    result=stillborn; by="does not compile"
+  elif [ "$grp" = checker ] && ! run_stage fast "$log/mutant-fast.log"; then
+    result=killed; by=$stage_result
+  elif ! build "$log/mutant-build.log" "${tg[@]}"; then
     result=stillborn; by="does not compile"
   else
     for st in $(stages_for "$grp"); do

@@ -135,6 +135,18 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     top, _ = certificate(3, [Block(["1100", "0011"], 1), Block(checksum=(5, 4, 0), copies=1)])
     assert checksum_words(5, 4, 0) == ["01111"]
     write("valid", "product_checksum_weight_l_minus_1.cert", top)
+    # A block of length 1 (one word, "1"): the smallest block there is, width 1 + 5 = 6.
+    single, _ = certificate(3, [Block(["1"], 1), Block(checksum=(5, 2, 0), copies=1)])
+    write("valid", "product_length_one.cert", single)
+    # A checksum class of weight 1: the one word with its 1 at position a (here 0).
+    light, _ = certificate(3, [Block(["1100", "0011"], 1), Block(checksum=(5, 1, 0), copies=1)])
+    assert checksum_words(5, 1, 0) == ["10000"]
+    write("valid", "product_checksum_weight_one.cert", light)
+    # The largest residue, a = L - 1: GS(5,2,4) = {positions 0+4, 1+3} = {10001, 01010}.
+    top_residue, _ = certificate(3, [Block(["1100", "0011"], 1),
+                                     Block(checksum=(5, 2, 4), copies=1)])
+    assert sorted(checksum_words(5, 2, 4)) == ["01010", "10001"]
+    write("valid", "product_checksum_residue_l_minus_1.cert", top_residue)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)
@@ -200,8 +212,33 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block checksum", "too few fields: expected 'block checksum length=<L>"),
         ("product_sum_fraction", small.replace("\nsum ", "\nsum 1/"), "sum ",
          "trace-product rule's sum must be a decimal integer"),
+        # No block at all: refused at the count, before the 'block' lines that follow.
+        ("product_blocks_zero", small.replace("blocks 2", "blocks 0"), "blocks",
+         "blocks 0: a product needs at least one block"),
+        ("product_length_zero", small.replace("explicit length=4", "explicit length=0"),
+         "block explicit", "length=0: a block has at least one coordinate"),
+        ("product_checksum_weight_zero", small.replace("length=5 weight=2", "length=5 weight=0"),
+         "block checksum", "weight=0 is out of range 1..4"),
+        ("product_checksum_weight_length", small.replace("length=5 weight=2", "length=5 weight=5"),
+         "block checksum", "weight=5 is out of range 1..4"),
+        ("product_words_zero", small.replace("copies=1 words=1", "copies=1 words=0"),
+         "block explicit", "words=0: a block needs at least one word"),
+        # Two words declared on line 5, one given: the error names the declaring line.
+        ("product_words_too_few", small.replace("copies=1 words=1", "copies=1 words=2"),
+         "block checksum", "expected 'word' line 2 of the 2 declared on line 5"),
+        # Two blocks follow a count of one.
+        ("product_too_many_blocks", small.replace("blocks 2", "blocks 1"), "block checksum",
+         "more 'block' lines than the 1 declared on line 4"),
+        # A bare 'block' line (line 7; 'blocks' and 'block explicit' also start with 'block').
+        ("product_block_bare", small.replace("block checksum length=5 weight=2 residue=0 copies=1",
+                                             "block"), ("block", 3),
+         "expected 'block explicit length=<L> copies=<C> words=<K>' or 'block checksum"),
+        # The file ends after the first of the two declared blocks.
+        ("product_truncated_in_blocks", small[:small.index("block checksum")], "word 1100",
+         "unexpected end of file: expected 'block' line 2 of the 2 declared on line 4"),
     ]
     for name, text, prefix, message in cases:
         assert text != small, name
         write("malformed", name + ".cert", text)
-        expect("malformed", name, name.replace("_", " "), line_of(text, prefix), message)
+        where = line_of(text, *prefix) if isinstance(prefix, tuple) else line_of(text, prefix)
+        expect("malformed", name, name.replace("_", " "), where, message)
