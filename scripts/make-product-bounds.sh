@@ -23,7 +23,9 @@ r, m = int(j["bound"]), int(sys.argv[2])
 head = str(r)[:15]  # log10 of a huge integer without floating overflow
 log10 = len(str(r)) - len(head) + math.log10(int(head))
 print("%d\t%s\t%.4f\t%.4f\t%s\t%d" % (m, sys.argv[3], log10, log10 * math.log2(10) / m,
-                                   "; ".join(j["blocks"]) if "blocks" in j
+                                   "; ".join(j["blocks"] + (["Hadamard power k = %d" % j["hadamard_power"]]
+                                                            if j.get("hadamard_power", 1) > 1 else []))
+                                   if "blocks" in j
                                    else j["source"] + ": " + j["source_detail"], r))
 PY
 }

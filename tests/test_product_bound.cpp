@@ -111,7 +111,30 @@ TEST_CASE("product source: producer and checker agree, and the issue's figures h
     CHECK(verdict.bound == best.bound.str());
     if (m == 161) CHECK(best.bound >= Integer(1000000000));  // GS(161,80): 1,001,439,784
     if (m == 168) CHECK(best.bound >= Integer(1000000000));  // Golay dodecads^7: 2.3e9
-    if (m == 24) CHECK(best.bound >= 21);                    // dodecads, one copy: T = 20.53
+    if (m == 24) {  // dodecads squared (L4'): T_4 = 264.99 and C(23, 2) = 253 <= 264 < C(24, 2)
+      CHECK(best.bound == 23);
+      CHECK(best.power == 2);
+      CHECK(best.value > Rational(264));
+      CHECK(best.value < Rational(265));
+    }
+  }
+}
+
+TEST_CASE("product source: a Hadamard power's bound is the least r with C(r + k - 1, k) > T_2k") {
+  const auto binomial = [](long r, int k) {
+    long value = 1;
+    for (int i = 1; i <= k; ++i) value = value * (r + k - i) / i;
+    return value;
+  };
+  for (const int m : {16, 24, 32}) {
+    for (const ProductBound& candidate : product_candidates(m, 3)) {
+      CAPTURE(m);
+      CAPTURE(candidate.power);
+      const long floor_t = static_cast<long>(candidate.sum >> candidate.precision);
+      const long r = static_cast<long>(candidate.bound);
+      CHECK(binomial(r, candidate.power) > floor_t);
+      if (r > 1) CHECK(binomial(r - 1, candidate.power) <= floor_t);
+    }
   }
 }
 
@@ -121,7 +144,8 @@ TEST_CASE("product source: every certified value stays below the ceiling U_n(m)"
       CAPTURE(n);
       CAPTURE(m);
       for (const ProductBound& candidate : product_candidates(m, n))
-        CHECK(below_ceiling(candidate.value, n, m));
+        if (candidate.power == 1)  // T_2k of a Hadamard power is not a trace-rule value
+          CHECK(below_ceiling(candidate.value, n, m));
     }
   }
   // and m = 161 is the first width where the ceiling passes 10^9 (U(160) = 9.3e8)

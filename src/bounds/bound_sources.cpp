@@ -94,6 +94,7 @@ SourcedBound best_certified_bound(const CertificateTask& task, const BoundSearch
     c.bound = products.front().bound;
     product->text = product_certificate(task, products.front());
     c.description = products.front().description();
+    c.hadamard_power = products.front().power;
     for (const ProductBlock& block : products.front().blocks)
       c.blocks.push_back(block.name + " (length " + std::to_string(block.length) + ", weight " +
                          std::to_string(block.weight) + ") x " + std::to_string(block.copies));

@@ -131,10 +131,36 @@ std::string ProductBound::description() const {
     text += b.name + (b.checksum ? "" : " (" + std::to_string(b.words.size()) + " words)") +
             (b.copies > 1 ? "^" + std::to_string(b.copies) : "");
   }
-  return "product of codes " + text + ", " + rows.str() + " rows";
+  return "product of codes " + text + ", " + rows.str() + " rows" +
+         (power > 1 ? ", Hadamard power k = " + std::to_string(power) : "");
 }
 
-ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision) {
+namespace {
+
+// The smallest r with C(r + power - 1, power) > floor_t (theory.md L4'); r = floor_t + 1 for
+// power 1.
+Integer hadamard_bound(const Integer& floor_t, int power) {
+  const auto binomial = [power](const Integer& r) {
+    Integer value = 1;
+    for (int i = 1; i <= power; ++i) value = value * (r + (power - i)) / i;
+    return value;
+  };
+  Integer low = 1;
+  Integer high = floor_t + 1;  // C(high + power - 1, power) >= high > floor_t
+  while (low < high) {
+    const Integer mid = (low + high) / 2;
+    if (binomial(mid) > floor_t)
+      high = mid;
+    else
+      low = mid + 1;
+  }
+  return low;
+}
+
+}  // namespace
+
+ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision,
+                              int power) {
   Polynomial total{Integer(1)};
   for (const ProductBlock& block : blocks) {
     const Polynomial& counts = block_counts(block);
@@ -142,26 +168,26 @@ ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int preci
     total = times(total, raised(counts, block.copies));
   }
   const AmplificationTable table(n, static_cast<int>(total.size()) - 1);
+  const auto weight = [&](std::size_t g) {  // R_n(g)^(2 power)
+    const Integer& r = table.at(static_cast<int>(g))->factor;
+    return Integer(pow(r, static_cast<unsigned>(2 * power)));
+  };
   Integer common = 1;
   for (std::size_t g = 2; g < total.size(); ++g)
-    if (total[g] != 0) {
-      const Integer& r = table.at(static_cast<int>(g))->factor;
-      common = lcm(common, Integer(r * r));
-    }
+    if (total[g] != 0) common = lcm(common, weight(g));
   Integer numerator_sum = 0;
   for (std::size_t g = 2; g < total.size(); ++g)
-    if (total[g] != 0) {
-      const Integer& r = table.at(static_cast<int>(g))->factor;
-      numerator_sum += total[g] * (common / (r * r));
-    }
+    if (total[g] != 0) numerator_sum += total[g] * (common / weight(g));
   ProductBound bound;
   bound.blocks = std::move(blocks);
   bound.rows = total[0];
+  bound.power = power;
   bound.value =
       Rational(bound.rows * bound.rows * common) / Rational(bound.rows * common + numerator_sum);
   bound.precision = precision;
   bound.sum = (Integer(1) << precision) * numerator(bound.value) / denominator(bound.value);
-  bound.bound = bound.rows >= 2 ? Integer(bound.sum >> precision) + 1 : Integer(1);
+  bound.bound =
+      bound.rows >= 2 ? hadamard_bound(Integer(bound.sum >> precision), power) : Integer(1);
   return bound;
 }
 
@@ -192,17 +218,27 @@ std::vector<ProductBound> product_candidates(int m, int n) {
     blocks.push_back(checksum_block(base, static_cast<std::uint64_t>(count - longer)));
     options.push_back(std::move(blocks));
   }
+  // Hadamard powers (L4') help only at small widths (at n = 3 k = 1 wins from m = 48 on,
+  // docs/bounds.md), and T_2k of a wide product is a large exact computation.
+  const int max_power = m <= kMaxHadamardPowerWidth ? kMaxProducerPower : 1;
   std::vector<ProductBound> out;
-  for (auto& blocks : options) out.push_back(evaluate_product(std::move(blocks), n));
-  std::stable_sort(out.begin(), out.end(),
-                   [](const ProductBound& a, const ProductBound& b) { return a.value > b.value; });
+  for (const auto& blocks : options)
+    for (int power = 1; power <= max_power; ++power)
+      out.push_back(evaluate_product(blocks, n, 32, power));
+  // Best bound first; on ties the plain rule (smaller k), then the larger T.
+  std::stable_sort(out.begin(), out.end(), [](const ProductBound& a, const ProductBound& b) {
+    if (a.bound != b.bound) return a.bound > b.bound;
+    if (a.power != b.power) return a.power < b.power;
+    return a.value > b.value;
+  });
   return out;
 }
 
 std::string product_certificate(const CertificateTask& task, const ProductBound& bound) {
   std::string text = "kernelrank-certificate 3\n" + task_line(task, "cube") + "\n";
   text += "construction " + single_line(bound.description() + ", complement queries") + "\n";
-  text += "rule trace-product precision=" + std::to_string(bound.precision) + "\n";
+  text += "rule trace-product precision=" + std::to_string(bound.precision) +
+          (bound.power > 1 ? " power=" + std::to_string(bound.power) : "") + "\n";
   text += "blocks " + std::to_string(bound.blocks.size()) + "\n";
   for (const ProductBlock& b : bound.blocks) {
     if (b.checksum) {

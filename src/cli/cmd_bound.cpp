@@ -160,6 +160,8 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   json["source"] = to_string(sourced.best.source);
   json["source_detail"] = sourced.best.description;
   if (!sourced.best.blocks.empty()) json["blocks"] = sourced.best.blocks;
+  if (sourced.best.source == BoundSource::Product)
+    json["hadamard_power"] = sourced.best.hadamard_power;
   nlohmann::json sources = nlohmann::json::array();
   for (const SourcedCandidate& c : sourced.candidates)
     sources.push_back(

@@ -26,6 +26,7 @@ struct SourcedCandidate {
   VerifiedCertificate certificate;  // checked once, here; write it without a second check
   std::string description;          // one line for people
   std::vector<std::string> blocks;  // product of codes: each block, "name x copies"
+  int hadamard_power = 1;           // product of codes: k of theory.md L4' (1: the plain rule)
 };
 
 struct SourcedBound {

@@ -31,13 +31,19 @@ struct ProductBlock {
   std::uint64_t copies = 1;
 };
 
+// The producer tries Hadamard powers k = 2..kMaxProducerPower of the bounding matrix
+// (theory.md L4') up to this width.
+inline constexpr int kMaxHadamardPowerWidth = 64;
+inline constexpr int kMaxProducerPower = 3;
+
 struct ProductBound {
   std::vector<ProductBlock> blocks;
   Integer rows;    // N
+  int power = 1;   // k: T is T_2k, with R_n(g)^-2k
   Rational value;  // T
   int precision = 32;
   Integer sum;    // floor(2^precision T)
-  Integer bound;  // floor(T) + 1
+  Integer bound;  // floor(T) + 1; for k > 1 the smallest r with C(r + k - 1, k) > floor(T)
   std::string description() const;
 };
 
@@ -48,8 +54,9 @@ std::vector<Integer> checksum_pair_counts(int length, int weight);
 // Ordered pairs of an explicit constant-weight block at each gap (all pairs counted).
 std::vector<Integer> explicit_pair_counts(const std::vector<std::string>& words);
 
-// T and the bound of a product for sequence length n.
-ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision = 32);
+// T (T_2k for power k) and the bound of a product for sequence length n.
+ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision = 32,
+                              int power = 1);
 
 // The explicit codes the producer knows.
 std::vector<std::string> hamming8_weight4_words();
