@@ -21,6 +21,8 @@
 namespace kernelrank::cli {
 namespace {
 
+constexpr long long kMaxEffort = 1000;  // seeds per randomised construction; bounds a typo's work
+
 struct BoundArgs {
   int m = 24;
   int n = 3;
@@ -295,6 +297,7 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
   cmd->add_option("--seed", args->seed, "First seed of the randomised constructions")
       ->capture_default_str();
   cmd->add_option("--effort", args->effort, "Seeds per randomised construction")
+      ->check(in_range(0, kMaxEffort))
       ->capture_default_str();
   cmd->add_flag("--no-subset", args->no_subset,
                 "Certify whole codes, without the row-subset search");

@@ -185,6 +185,11 @@ for m in 0 100001; do
   run 2 "bound: m = $m out of range" -- "$kr" bound --m "$m"
   contains "bound: m = $m message" "$err" "--m must be in 1..100000"
 done
+# --effort was an int taken as given: -1 ran no seeds and exited 0.
+for effort in -1 1001; do
+  run 2 "bound: --effort $effort out of range" -- "$kr" bound --m 8 --effort "$effort"
+  contains "bound: --effort $effort message" "$err" "--effort: must be in 0..1000, not $effort"
+done
 run 0 "reproduce writes a certificate" -- "$kr" reproduce --cert "$work/g24.cert"
 contains "all verified" "$out" "all claims verified"
 run 0 "reproduce certificate verifies" -- "$check" "$work/g24.cert"
