@@ -201,6 +201,9 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "block explicit", "copies=0"),
         ("product_word_width", small.replace("word 1100", "word 110"), "word ",
          "has width 3, expected the block length 4"),
+        # The right width but a character other than 0 and 1.
+        ("product_word_character", small.replace("word 1100", "word 11x0"), "word ",
+         "token has 'x' at coordinate 3, expected only '0' and '1'"),
         ("product_block_kind", small.replace("block checksum", "block lexicode"),
          "block lexicode", "expected 'block explicit"),
         ("product_too_few_blocks", small.replace("blocks 2", "blocks 3"), "sum ",
