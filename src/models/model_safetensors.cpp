@@ -123,8 +123,10 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
   if (version->second != "1")
     fail(file, "unsupported kernelrank-head version \"" + version->second +
                    "\" (this build reads version 1)");
+  // "layout": "kernelrank" only names this layout, as for the other activations (§12).
   for (const auto& [key, value] : meta)
-    if (key != "format" && key != "version" && key != "activation" && key != "positions")
+    if (key != "format" && key != "version" && key != "activation" && key != "positions" &&
+        !(key == "layout" && value == "kernelrank"))
       fail(file, "unknown metadata key \"" + key +
                      "\" (allowed: format, version, activation, positions)");
   HeadMetadata head;

@@ -114,6 +114,11 @@ for activation in relu elu1 taylor2 exp softmax; do
 done
 run 1 "kernelrank elu1 with layout named" -- "$kr" eval --model "$h/kr_elu1_layout_named.safetensors" --n 3
 same "a layout key naming kernelrank is accepted" "$(body "$out")" "$(body "$reference")"
+# The parametric reader (relu) refused it as an unknown key while elu1 accepted it.
+run 1 "kernelrank relu plain" -- "$kr" eval --model "$h/kr_relu.safetensors" --n 3
+relu_plain="$out"
+run 1 "kernelrank relu with layout named" -- "$kr" eval --model "$h/kr_relu_layout_named.safetensors" --n 3
+same "relu: a layout key naming kernelrank is accepted" "$(body "$out")" "$(body "$relu_plain")"
 run 2 "torch without a feature map" -- "$kr" eval --model "$h/torch_elu1.safetensors" --layout torch --n 2
 contains "feature map needed" "$err" "give --feature-map"
 run 2 "unknown layout" -- "$kr" eval --model "$h/torch_elu1.safetensors" --layout keras --n 2

@@ -117,9 +117,10 @@ def main(directory):
              {"metadata": dict(meta, postions="3"), "tensors": weights})
         save(directory, "kr_" + activation + "_feature_map",
              {"metadata": dict(meta, feature_map=other_map[activation]), "tensors": weights})
-    save(directory, "kr_elu1_layout_named",
-         {"metadata": {"format": "kernelrank-head", "version": "1", "activation": "elu1",
-                       "layout": "kernelrank"}, "tensors": tensors("kernelrank")})
+    for activation in ("elu1", "relu"):  # the ball reader and the parametric reader
+        save(directory, "kr_" + activation + "_layout_named",
+             {"metadata": {"format": "kernelrank-head", "version": "1", "activation": activation,
+                           "layout": "kernelrank"}, "tensors": tensors("kernelrank")})
     # Malformed ones, each with one fault.
     bad = tensors("fast-transformers")
     bad["query_projection.extra"] = [1.0]
