@@ -56,4 +56,21 @@ inline CLI::Validator unsigned_range() {
       std::string{});
 }
 
+// Attached by run_cli to every integer option: CLI11 converts with base 0, so "010" would be 8
+// and "0x10" 16; a researcher means decimal. Accepts an optional sign and decimal digits
+// without a leading zero (0 itself excepted).
+inline CLI::Validator decimal_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::size_t at = text.empty() || (text[0] != '+' && text[0] != '-') ? 0 : 1;
+        const std::string digits = text.substr(at);
+        const bool decimal = !digits.empty() &&
+                             digits.find_first_not_of("0123456789") == std::string::npos &&
+                             (digits.size() == 1 || digits[0] != '0');
+        if (decimal) return {};
+        return "must be a decimal integer, not " + text;
+      },
+      std::string{});
+}
+
 }  // namespace kernelrank::cli

@@ -40,15 +40,20 @@ const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
   return nullptr;
 }
 
-// Every unsigned option of every subcommand refuses a sign or a value past 2^64-1, which
+// Every integer option of every subcommand takes decimal digits only (CLI11 reads base 0:
+// --seed 010 was 8), and every unsigned one refuses a sign or a value past 2^64-1, which
 // CLI11's conversion would clamp to 2^64-1 (--seed -1, --failures -1).
-void check_unsigned_options(CLI::App& app) {
+void check_integer_options(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
     const std::string type = option->get_type_name();
-    if (type == "UINT" || type.rfind("UINT:", 0) == 0) option->check(unsigned_range());
+    const auto is = [&type](const std::string& name) {
+      return type == name || type.rfind(name + ":", 0) == 0;
+    };
+    if (is("UINT")) option->check(unsigned_range());
+    if (is("UINT") || is("INT")) option->check(decimal_integer());
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-    check_unsigned_options(*sub);
+    check_integer_options(*sub);
 }
 
 }  // namespace
@@ -72,7 +77,7 @@ int run_cli(int argc, char** argv, const CommandRegistrar& add_commands) {
   app.add_flag("--quiet", global.quiet, "No progress output on stderr");
   Action action;
   add_commands(app, global, action);
-  check_unsigned_options(app);
+  check_integer_options(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -190,6 +190,15 @@ for effort in -1 1001; do
   run 2 "bound: --effort $effort out of range" -- "$kr" bound --m 8 --effort "$effort"
   contains "bound: --effort $effort message" "$err" "--effort: must be in 0..1000, not $effort"
 done
+# CLI11 reads integers with base 0: --seed 010 was seed 8 and --m 0x10 width 16.
+for value in 010 0x10 " 5"; do
+  run 2 "bound: --seed '$value' is not decimal" -- "$kr" bound --m 8 --words 5 --seed "$value"
+  contains "bound: --seed '$value' message" "$err" "--seed: must be a decimal integer, not $value"
+done
+run 2 "eval: --m 0x3 is not decimal" -- "$kr" eval --builtin softmax --m 0x3 --n 2
+contains "eval: --m 0x3 message" "$err" "--m: must be a decimal integer, not 0x3"
+run 0 "bound: --seed +7 and 0 are decimal" -- "$kr" bound --m 8 --words 5 --seed +7
+run 0 "bound: --seed 0 is decimal" -- "$kr" bound --m 8 --words 5 --seed 0
 run 0 "reproduce writes a certificate" -- "$kr" reproduce --cert "$work/g24.cert"
 contains "all verified" "$out" "all claims verified"
 run 0 "reproduce certificate verifies" -- "$check" "$work/g24.cert"
