@@ -159,8 +159,7 @@ Integer hadamard_bound(const Integer& floor_t, int power) {
 
 }  // namespace
 
-ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision,
-                              int power) {
+ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision, int power) {
   Polynomial total{Integer(1)};
   for (const ProductBlock& block : blocks) {
     const Polynomial& counts = block_counts(block);
