@@ -147,6 +147,14 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
                                      Block(checksum=(5, 2, 4), copies=1)])
     assert sorted(checksum_words(5, 2, 4)) == ["01010", "10001"]
     write("valid", "product_checksum_residue_l_minus_1.cert", top_residue)
+    # k = 2 with floor(T_4) = 1: two rows at gap 2, R_3(2) = 1, T_4 = 4 / (2 + 2) = 1, and the
+    # smallest r with C(r + 1, 2) > 1 is 2 (C(2, 2) = 1 is not above 1).
+    floor_one, bound = certificate(3, [Block(["1100", "0011"], 1)], power=2)
+    assert bound == 2
+    write("valid", "product_power2_floor_one.cert", floor_one)
+    # A block whose one word has weight 0 (the producer pads an odd width so): pair polynomial 1.
+    zero, _ = certificate(3, [Block(["0"], 1), Block(checksum=(5, 2, 0), copies=1)])
+    write("valid", "product_zero_word_block.cert", zero)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)
@@ -178,6 +186,12 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     write("invalid", "product_wrong_n.cert", wrong_n)
     expect("invalid", "product_wrong_n", "n = 3 instead of 4: other R_n, the sum differs",
            line_of(wrong_n, "sum "), "differs from the recomputed sum")
+    # The second word (index 1) has another weight, and every gap is still >= 2.
+    second, _ = certificate(3, [Block(["110000", "001100"], 1), Block(checksum=(5, 2, 0), copies=1)])
+    second = second.replace("word 001100", "word 001110", 1)
+    write("invalid", "product_second_word_weight.cert", second)
+    expect("invalid", "product_second_word_weight", "the second word of a block has weight 3, not 2",
+           line_of(second, "word 001110"), "the word has weight 3, the block's first word (line 6)")
     heavy = base.replace("word " + hamming[2], "word 11111000", 1)
     write("invalid", "product_weight_differs.cert", heavy)
     expect("invalid", "product_weight_differs", "a word of weight 5 in a weight-4 block",
