@@ -152,6 +152,9 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     floor_one, bound = certificate(3, [Block(["1100", "0011"], 1)], power=2)
     assert bound == 2
     write("valid", "product_power2_floor_one.cert", floor_one)
+    # n = 4 with gap 2 the only gap: R_4(2)^2 = 4 is the whole common denominator.
+    only_gap2, _ = certificate(4, [Block(["1100", "0011"], 1)])
+    write("valid", "product_only_gap2_n4.cert", only_gap2)
     # A block whose one word has weight 0 (the producer pads an odd width so): pair polynomial 1.
     zero, _ = certificate(3, [Block(["0"], 1), Block(checksum=(5, 2, 0), copies=1)])
     write("valid", "product_zero_word_block.cert", zero)

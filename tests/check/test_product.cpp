@@ -15,6 +15,8 @@
 
 using krcheck::BigInt;
 using krcheck::Rational;
+using krcheck_test::Run;
+using krcheck_test::run_text;
 
 namespace {
 
@@ -174,4 +176,52 @@ TEST_CASE("trace-product: T of small products equals direct pair enumeration") {
   // The figure for three copies of the (8,4,4) words: r >= 17 at m = 24.
   const Rational t = direct_trace(product_rows({hamming, hamming, hamming}, {8, 8, 8}), 12, 3);
   CHECK(numerator(t) / denominator(t) + 1 == 17);
+}
+
+namespace {
+
+std::string product_cert(int m, const std::string& power, const std::vector<std::string>& words,
+                         const std::string& sum, int claim) {
+  std::string text = "kernelrank-certificate 3\ntask cube m=" + std::to_string(m) +
+                     " n=3 mode=first class=NK positions=independent\n"
+                     "rule trace-product precision=64" +
+                     power + "\nblocks 1\nblock explicit length=" + std::to_string(m) +
+                     " copies=1 words=" + std::to_string(words.size()) + "\n";
+  for (const std::string& w : words) text += "word " + w + "\n";
+  return text + "sum " + sum + "\nclaim r >= " + std::to_string(claim) + "\nend\n";
+}
+
+}  // namespace
+
+// docs/certificate-format.md: the comment lines name the rows, the ordered pairs and their
+// smallest gap, the power and the rule. Every figure here is worked out by hand.
+TEST_CASE("trace-product: the comment lines state rows, pairs, smallest gap, power and rule") {
+  const std::string rows_line = "c rows: N = ";
+  SUBCASE("two rows at gap 2, k = 2: T_4 = 4 / (2 + 2 * 1^-4) = 1, and C(2, 2) = 1 <= 1 < 3") {
+    const Run run =
+        run_text(product_cert(4, " power=2", {"1100", "0011"}, "18446744073709551616", 2));
+    CHECK(run.status() == krcheck::Status::verified);
+    CHECK(run.out.find(rows_line + "2 (product of the block sizes), 2 ordered pairs of distinct "
+                                   "rows, every gap >= 2, the smallest 2\n") != std::string::npos);
+    CHECK(run.out.find("c Hadamard power k = 2: T is T_2k, with R_n(g)^-4\n") != std::string::npos);
+    CHECK(run.out.find("c bound: r >= 2 (trace-product rule, power 2: the smallest r with "
+                       "C(r + k - 1, k) > floor(T_2k))") != std::string::npos);
+  }
+  SUBCASE("two rows at gap 4, k = 1: R_3(4) = 3, T = 4 / (2 + 2/9) = 9/5, r >= 2") {
+    const Run run =
+        run_text(product_cert(8, "", {"11110000", "00001111"}, "33204139332677192908", 2));
+    CHECK(run.status() == krcheck::Status::verified);
+    CHECK(run.out.find(", the smallest 4\n") != std::string::npos);
+    CHECK(run.out.find("c Hadamard power") == std::string::npos);
+    CHECK(run.out.find("c bound: r >= 2 (trace-product rule: floor(T) + 1)") != std::string::npos);
+  }
+  SUBCASE("one row: T = 1, but a single row certifies only r >= 1") {
+    const Run one = run_text(product_cert(4, "", {"1100"}, "18446744073709551616", 1));
+    CHECK(one.status() == krcheck::Status::verified);
+    CHECK(one.out.find(rows_line + "1 (product of the block sizes), 0 ordered pairs of distinct "
+                                   "rows, every gap >= 2\n") != std::string::npos);
+    CHECK(one.out.find("c bound: r >= 1 (trace-product rule, single row)") != std::string::npos);
+    const Run two = run_text(product_cert(4, "", {"1100"}, "18446744073709551616", 2));
+    CHECK(two.status() == krcheck::Status::not_verified);
+  }
 }
