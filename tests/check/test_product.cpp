@@ -204,6 +204,7 @@ TEST_CASE("trace-product: the comment lines state rows, pairs, smallest gap, pow
     CHECK(run.out.find(rows_line + "2 (product of the block sizes), 2 ordered pairs of distinct "
                                    "rows, every gap >= 2, the smallest 2\n") != std::string::npos);
     CHECK(run.out.find("c Hadamard power k = 2: T is T_2k, with R_n(g)^-4\n") != std::string::npos);
+    CHECK(run.result.bound == "2");  // what kernelrank's certificate gate reads
     CHECK(run.out.find("c bound: r >= 2 (trace-product rule, power 2: the smallest r with "
                        "C(r + k - 1, k) > floor(T_2k))") != std::string::npos);
   }
