@@ -10,12 +10,14 @@
 # touches (the one mutated file is recompiled and relinked), runs the tests with a timeout,
 # restores the file.
 #
-#   checker mutant: first a fast stage with only kernelrank-check rebuilt: the corpus cases
-#                   of format 3 (rule trace-product) and the producer's product
-#                   certificates cached in WORK/fast-certs (each must verify; with its claim
-#                   raised by one it must not). Only its survivors link and run
-#                   kernelrank_check_tests, tests/check/run_cert_corpus.sh and
-#                   tests/cli/run_bound_certificates.sh with the mutant kernelrank-check.
+#   checker mutant: in the trace-product files (certificate_product, checksum_code,
+#                   product_rule) first a fast stage with only kernelrank-check rebuilt: the
+#                   corpus cases of format 3 (rule trace-product) and, except with --sample,
+#                   the producer's product certificates cached in WORK/fast-certs (each must
+#                   verify; with its claim raised by one it must not). Its survivors, and
+#                   every other checker mutant, link and run kernelrank_check_tests,
+#                   tests/check/run_cert_corpus.sh and tests/cli/run_bound_certificates.sh
+#                   with the mutant kernelrank-check.
 #   core mutant:    the kernelrank_tests cases of the mutated file's area (doctest -tc),
 #                   then, if they pass, the whole kernelrank_tests
 #
@@ -158,12 +160,13 @@ stage_result=
 run_stage() {
   local name=$1 out=$2 rc
   case $name in
-    fast) limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
+    fast) STOP_AT_FIRST_FAILURE=1 limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
             "$work/fast-corpus" > "$out" 2>&1 &&
-          limited 120 bash "$root/scripts/mutation/check-cached.sh" "$bld/kernelrank-check" \
-            "$work/fast-certs" >> "$out" 2>&1 ;;
+          { [ $use_cached -eq 0 ] ||
+            limited 120 bash "$root/scripts/mutation/check-cached.sh" "$bld/kernelrank-check" \
+              "$work/fast-certs" >> "$out" 2>&1; } ;;
     check_tests) limited 60 "$bld/kernelrank_check_tests" --abort-after=1 > "$out" 2>&1 ;;
-    corpus) limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
+    corpus) STOP_AT_FIRST_FAILURE=1 limited 120 bash "$src/tests/check/run_cert_corpus.sh" "$bld/kernelrank-check" \
               "$src/tests/certs" > "$out" 2>&1 ;;
     bound_certs) limited 120 bash "$src/tests/cli/run_bound_certificates.sh" "$bld/kernelrank-check" \
                    "$src" 40 > "$out" 2>&1 ;;
@@ -219,19 +222,29 @@ if [ -n "$match" ] && [ "$mode" = all ]; then
   keys=("${matching[@]}")
 fi
 [ ${#keys[@]} -gt 0 ] || { echo "mutate-checker.sh: no mutants" >&2; exit 2; }
-need_checker=0; need_core=0; core_files=()
+# The files whose mutants go through the fast stage first: the trace-product rule, which the
+# fast stage's corpus cases and product certificates exercise (other mutants would only
+# pay for it).
+fast_files='^src/check/(certificate_product|checksum_code|product_rule)\.cpp:'
+has_fast_stage() { [[ $1 =~ $fast_files ]]; }  # has_fast_stage FILE:LINE
+need_checker=0; need_core=0; need_fast=0; core_files=()
 for key in "${keys[@]}"; do
   if [ -z "${info[$key]+x}" ]; then
     echo "mutate-checker.sh: no mutant $key in the current sources (its line changed?)" >&2; exit 2
   fi
   IFS=$'\t' read -r _ grp _ where _ <<< "${info[$key]}"
   if [ "$grp" = checker ]; then need_checker=1; else need_core=1; core_files+=("${where%%:*}"); fi
+  if [ "$grp" = checker ] && has_fast_stage "$where"; then need_fast=1; fi
 done
+# The CI sample's product mutants are killed by corpus cases; writing the producer's
+# certificates would cost more than running them saves.
+use_cached=1
+[ "$mode" = sample ] && use_cached=0
 
 # ---- the fast stage's inputs ------------------------------------------------------------
 # The corpus cases of format 3 / rule trace-product (and family_trace, which the corpus
 # script's argument checks use), copied afresh from the scratch tree.
-if [ $need_checker -eq 1 ]; then
+if [ $need_fast -eq 1 ]; then
   rm -rf "$work/fast-corpus"
   for folder in valid invalid malformed; do
     mkdir -p "$work/fast-corpus/$folder"
@@ -255,7 +268,7 @@ build "$log/baseline-build.log" "${targets[@]}" ||
 # Product certificates written once by the unmutated producer: widths and context lengths
 # where bound picks a product (a checksum class), each written in under 5 s. NAME.cert must
 # verify; NAME.plus1.cert, the same with its claim raised by one, must not.
-if [ $need_checker -eq 1 ] && [ ! -f "$work/fast-certs/complete" ]; then
+if [ $need_fast -eq 1 ] && [ $use_cached -eq 1 ] && [ ! -f "$work/fast-certs/complete" ]; then
   rm -rf "$work/fast-certs"; mkdir -p "$work/fast-certs"
   if [ -x "$producer" ]; then
     echo "c writing the fast stage's certificates with $producer" >&2
@@ -280,7 +293,8 @@ PY
   touch "$work/fast-certs/complete"
 fi
 baseline_stages=()
-[ $need_checker -eq 1 ] && baseline_stages+=(fast check_tests corpus bound_certs)
+[ $need_fast -eq 1 ] && baseline_stages+=(fast)
+[ $need_checker -eq 1 ] && baseline_stages+=(check_tests corpus bound_certs)
 if [ "$mode" = sample ]; then
   for f in $(printf '%s\n' "${core_files[@]}" | sort -u); do baseline_stages+=("core_area:$f"); done
 elif [ $need_core -eq 1 ]; then
@@ -320,7 +334,7 @@ for key in "${keys[@]}"; do
   result=survived; by="-"
   if [ "$grp" = checker ] && ! build "$log/mutant-build.log" kernelrank-check; then
     result=stillborn; by="does not compile"
-  elif [ "$grp" = checker ] && ! run_stage fast "$log/mutant-fast.log"; then
+  elif [ "$grp" = checker ] && has_fast_stage "$where" && ! run_stage fast "$log/mutant-fast.log"; then
     result=killed; by=$stage_result
   elif ! build "$log/mutant-build.log" "${tg[@]}"; then
     result=stillborn; by="does not compile"
