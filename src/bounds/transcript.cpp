@@ -40,10 +40,6 @@ void require_cube_parameters(int m, int n) {
                       std::to_string(n));
 }
 
-Integer power(std::uint64_t base, std::uint64_t exponent) {
-  return boost::multiprecision::pow(Integer(base), static_cast<unsigned>(exponent));
-}
-
 // The largest antichain of {0,1}^m has C(m, floor(m/2)) members (Sperner).
 Integer lattice_width(int m) { return binomial(Integer(m), static_cast<std::uint64_t>(m / 2)); }
 
@@ -74,7 +70,8 @@ Integer antichains_of_size(int m, int k) {
   Integer ordered = 0;
   for (int allowed = 0; allowed <= patterns; ++allowed)
     if (coefficient[allowed] != 0)
-      ordered += Integer(coefficient[allowed]) * power(static_cast<std::uint64_t>(allowed), m);
+      ordered +=
+          Integer(coefficient[allowed]) * integer_power(static_cast<std::uint64_t>(allowed), m);
   Integer factorial = 1;
   for (int i = 2; i <= k; ++i) factorial *= i;
   if (ordered < 0 || ordered % factorial != 0)
@@ -108,7 +105,7 @@ IndependentAnswers cube_independent_answers(int m, int n) {
   Integer best = 0;
   for (int w = 1; w <= m; ++w) {
     const Integer product =
-        power(static_cast<std::uint64_t>(w + 1), static_cast<std::uint64_t>(m / w));
+        integer_power(static_cast<std::uint64_t>(w + 1), static_cast<std::uint64_t>(m / w));
     if (product > best) {
       best = product;
       best_weight = w;

@@ -6,8 +6,6 @@
 
 #include "kernelrank/core/errors.hpp"
 
-#include <boost/multiprecision/integer.hpp>
-
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -19,10 +17,6 @@
 
 namespace kernelrank {
 namespace {
-
-Integer power(std::uint64_t base, std::uint64_t exponent) {
-  return boost::multiprecision::pow(Integer(base), static_cast<unsigned>(exponent));
-}
 
 // ---- families ----------------------------------------------------------------------
 
@@ -141,7 +135,7 @@ IndependentAnswers greedy_independent(const FamilyTable& table, int values,
     result.value_sets.push_back(full);
   }
   result.queries = static_cast<int>(chosen.size());
-  result.product = power(static_cast<std::uint64_t>(values), chosen.size());
+  result.product = integer_power(static_cast<std::uint64_t>(values), chosen.size());
   for (int q : chosen) result.query_tokens.push_back(table.queries[q]);
   result.witness_contexts.assign(combinations, contexts);
   for (std::size_t c = 0; c < contexts; ++c)

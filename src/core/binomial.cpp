@@ -34,4 +34,11 @@ Integer binomial(const Integer& n, std::uint64_t k) {
   return result;
 }
 
+Integer integer_power(std::uint64_t base, std::uint64_t exponent) {
+  Integer result;
+  mpz_ui_pow_ui(result.backend().data(), static_cast<unsigned long>(base),
+                static_cast<unsigned long>(exponent));
+  return result;
+}
+
 }  // namespace kernelrank

@@ -28,10 +28,10 @@ struct HeadState {
 
 using proposal::Pairs;
 
-class Restart {
+class HeadsRestart {
  public:
-  Restart(const RankTask& task, const std::vector<HeadShape>& shapes, const Pairs& pairs,
-          std::uint64_t seed)
+  HeadsRestart(const RankTask& task, const std::vector<HeadShape>& shapes, const Pairs& pairs,
+               std::uint64_t seed)
       : task_(task), pairs_(pairs), size_(task.tokens.size()) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
@@ -177,7 +177,7 @@ MultiHeadSearchResult search_multi_head(const RankTask& task, const std::vector<
   const Pairs pairs = proposal::used_pairs(task, rows);
   for (int restart = 0; restart < options.restarts && !result.model; ++restart) {
     if (options.should_stop && options.should_stop()) break;
-    Restart run(task, shapes, pairs, options.seed + static_cast<std::uint64_t>(restart));
+    HeadsRestart run(task, shapes, pairs, options.seed + static_cast<std::uint64_t>(restart));
     const proposal::DescentOutcome outcome = proposal::descend_until_solved(run, rows, options);
     const double best = outcome.best;
     ++result.restarts_run;

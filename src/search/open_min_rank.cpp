@@ -2,6 +2,7 @@
 #include "kernelrank/search/open_min_rank.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/search/elapsed.hpp"
 #include "kernelrank/search/rank_search.hpp"
 
 #include <algorithm>
@@ -11,10 +12,6 @@
 
 namespace kernelrank {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // A = C R with C the pivot columns of A and R the nonzero rows of its reduced row echelon
 // form: an exact factorisation through rank(A) features (U = C, V = R^T).

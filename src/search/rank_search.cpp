@@ -7,6 +7,7 @@
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/bounds/refutation_certificate.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/search/elapsed.hpp"
 #include "search/child_process.hpp"
 #include "search/solver_side.hpp"
 
@@ -44,10 +45,6 @@ namespace {
 
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 bool resource_reason(const std::string& reason) {
   for (const char* word : {"timeout", "resource", "canceled", "memory", "budget"})

@@ -3,6 +3,7 @@
 
 #include "core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/search/elapsed.hpp"
 #include "search/z3/rank_encoding.hpp"
 
 #include <chrono>
@@ -15,10 +16,6 @@ using Json = nlohmann::json;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 }  // namespace
 

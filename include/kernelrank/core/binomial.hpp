@@ -1,5 +1,5 @@
-// Binomial coefficients, exact, for the producer. (The checker keeps its own independent
-// copy in src/check/, on purpose: it trusts nothing the producer computes.)
+// Binomial coefficients and integer powers, exact, for the producer. (The checker keeps its own
+// independent copy in src/check/, on purpose: it trusts nothing the producer computes.)
 #pragma once
 
 #include "kernelrank/core/rational.hpp"
@@ -14,5 +14,8 @@ std::uint64_t binomial_saturating(int n, int k);
 
 // C(n, k) exactly; 0 when n < k (n >= 0).
 Integer binomial(const Integer& n, std::uint64_t k);
+
+// base^exponent exactly.
+Integer integer_power(std::uint64_t base, std::uint64_t exponent);
 
 }  // namespace kernelrank
