@@ -49,15 +49,19 @@ def shared_key(root: str) -> str:
     return digest(*parts)
 
 
-UNITY_INCLUDE = re.compile(r'^#include "(/[^"]+\.cpp)"', re.M)
+UNITY_INCLUDE = re.compile(r'^#include "([^"]+\.cpp)"', re.M)
 
 
 def unity_expanded(entries: list) -> list:
-    """A unity batch (CMake's UNITY_BUILD) compiles several sources as one file; clang-tidy
-    must see each source on its own, with the batch's command."""
+    """A unity batch (CMakeLists.txt, kernelrank_unity_batches) compiles several sources as
+    one file, including them by paths relative to itself; clang-tidy must see each source on
+    its own, with the batch's command."""
     out = []
     for e in entries:
-        sources = UNITY_INCLUDE.findall(read(e["file"]).decode()) if "/Unity/unity_" in e["file"] else []
+        here = os.path.dirname(e["file"])
+        sources = ([os.path.normpath(os.path.join(here, s))
+                    for s in UNITY_INCLUDE.findall(read(e["file"]).decode())]
+                   if "/unity-batches/" in e["file"] else [])
         if not sources:
             out.append(e)
             continue

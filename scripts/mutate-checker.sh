@@ -241,11 +241,11 @@ done
 use_cached=1
 [ "$mode" = sample ] && use_cached=0
 # A core file compiled in a unity batch would recompile its whole batch for every mutant
-# (CMakeLists.txt lists the mutation targets that compile alone).
+# (CMakeLists.txt lists the mutation targets that compile alone: kernelrank_compiled_alone).
 for f in $(printf '%s\n' "${core_files[@]}" | sort -u); do
   if ! grep -qF "\"file\": \"$src/$f\"" "$bld/compile_commands.json"; then
-    echo "mutate-checker.sh: $f is compiled in a unity batch; add it to the" \
-         "SKIP_UNITY_BUILD_INCLUSION list in CMakeLists.txt" >&2
+    echo "mutate-checker.sh: $f is compiled in a unity batch; add it to" \
+         "kernelrank_compiled_alone in CMakeLists.txt" >&2
     exit 2
   fi
 done
