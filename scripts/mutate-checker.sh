@@ -242,7 +242,8 @@ use_cached=1
 [ "$mode" = sample ] && use_cached=0
 # A core file compiled in a unity batch would recompile its whole batch for every mutant
 # (CMakeLists.txt lists the mutation targets that compile alone: kernelrank_compiled_alone).
-for f in $(printf '%s\n' "${core_files[@]}" | sort -u); do
+core_unique=$(printf '%s\n' "${core_files[@]}" | sort -u)
+for f in $core_unique; do
   if ! grep -qF "\"file\": \"$src/$f\"" "$bld/compile_commands.json"; then
     echo "mutate-checker.sh: $f is compiled in a unity batch; add it to" \
          "kernelrank_compiled_alone in CMakeLists.txt" >&2
@@ -305,7 +306,7 @@ baseline_stages=()
 [ $need_fast -eq 1 ] && baseline_stages+=(fast)
 [ $need_checker -eq 1 ] && baseline_stages+=(check_tests corpus bound_certs)
 if [ "$mode" = sample ]; then
-  for f in $(printf '%s\n' "${core_files[@]}" | sort -u); do baseline_stages+=("core_area:$f"); done
+  for f in $core_unique; do baseline_stages+=("core_area:$f"); done
 elif [ $need_core -eq 1 ]; then
   baseline_stages+=(core_full)
 fi
