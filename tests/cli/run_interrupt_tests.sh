@@ -37,12 +37,23 @@ check() { checks=$((checks + 1)); }
 
 # Starts a command in the background; its pid is $pid. Job control is on for the start
 # only: without it, background commands of a script ignore SIGINT.
+# Returns once the background shell has exec'd the command (or the command has already
+# ended): a signal that reaches the shell before its exec is swallowed there, and the command
+# would then run to completion.
 launch() {
   set -m
   "$@" >/dev/null 2>&1 &
   pid=$!
   set +m
   pids+=("$pid")
+  while ! started "$pid" "$1"; do :; done
+}
+started() {  # started PID PROGRAM: PID runs PROGRAM, or has ended (gone or a zombie)
+  local exe state
+  exe=$(readlink "/proc/$1/exe" 2>/dev/null)
+  [ "$exe" = "$(readlink -f "$2")" ] && return 0
+  read -r _ _ state _ < "/proc/$1/stat" 2>/dev/null || return 0
+  [ "$state" = Z ]
 }
 
 # Polls until the function CONDITION succeeds or the process has exited (returns 1 then).
