@@ -28,6 +28,7 @@ struct BoundArgs {
   int n = 3;
   long long r = -1;
   std::string code;
+  bool only_code = false;
   bool position_dependent = false;
   std::string model_class = "NK";
   std::string mode = "first";
@@ -172,10 +173,29 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   return json;
 }
 
+// --only-code: the code source's candidate as the winner; false when it gave no bound.
+bool keep_code_source_only(SourcedBound& sourced) {
+  for (const SourcedCandidate& c : sourced.candidates)
+    if (c.source == BoundSource::Code) {
+      sourced.best = c;
+      std::erase_if(sourced.candidates,
+                    [](const SourcedCandidate& d) { return d.source != BoundSource::Code; });
+      return true;
+    }
+  return false;
+}
+
 int run_single(const BoundArgs& args, const GlobalOptions& global) {
   const CertificateTask task = certificate_task(args, args.m);
-  const SourcedBound sourced =
-      best_certified_bound(task, search_options(args, args.m, global.quiet));
+  SourcedBound sourced = best_certified_bound(task, search_options(args, args.m, global.quiet));
+  if (args.only_code && !keep_code_source_only(sourced)) {
+    const std::string reason =
+        sourced.code ? "no bound above r >= 1" : "no bound (" + sourced.code_reason + ")";
+    emit(global, {{"m", args.m}, {"n", args.n}, {"bound", nullptr}, {"source", "code"}},
+         "the code source gives " + reason + " for T(" + std::to_string(args.m) + "," +
+             std::to_string(args.n) + ")\n");
+    return kExitNegative;
+  }
   const Integer& bound = sourced.best.bound;
   std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," +
                       std::to_string(args.n) + "), class " + args.model_class +
@@ -288,6 +308,9 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
                   "Say whether this number of features is ruled out (exit 1 if not)")
       ->check(in_range(0, LLONG_MAX).description(""));
   cmd->add_option("--code", args->code, "Use only this code (own tokens) and its subsets");
+  cmd->add_flag("--only-code", args->only_code,
+                "Certify with the code source alone (its rows and complement queries), not the "
+                "other arguments: e.g. for the weight-w slice, with --code of weight-w words");
   cmd->add_flag("--position-dependent", args->position_dependent,
                 "Bound models with position-dependent maps (same number; see docs/bounds.md)");
   cmd->add_option("--class", args->model_class, "Model class in the certificate: NK or PF")

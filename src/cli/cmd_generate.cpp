@@ -9,6 +9,7 @@
 #include "kernelrank/core/resource_limits.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace kernelrank::cli {
 namespace {
@@ -21,6 +22,7 @@ struct GenerateArgs {
   std::string mode = "first";
   std::string code;
   std::string golay;
+  std::optional<int> weight;
   std::uint64_t seed = 1;
   std::size_t train = 1000;
   std::size_t test = 1000;
@@ -39,7 +41,11 @@ int run_generate(const GenerateArgs& args, const GlobalOptions& global) {
   options.seed = args.seed;
   options.train = args.train;
   options.test = args.test;
-  std::string source = "uniformly random tokens";
+  options.weight = args.weight;
+  std::string source = args.weight
+                           ? "uniformly random tokens of weight " + std::to_string(*args.weight) +
+                                 " and width " + std::to_string(args.m)
+                           : "uniformly random tokens";
   if (!args.code.empty()) {
     const Code code = read_code(args.code);
     options.tokens = code.words;
@@ -108,6 +114,10 @@ void add_generate_command(CLI::App& app, const GlobalOptions& global, Action& ac
   auto* golay =
       cmd->add_option("--golay", args->golay, "Draw tokens from the Golay octads or dodecads");
   code->excludes(golay);
+  cmd->add_option("--weight", args->weight,
+                  "Random tokens of this weight only (uniform over the weight-W words, 0..m)")
+      ->excludes(code)
+      ->excludes(golay);
   cmd->add_option("--seed", args->seed, "Random seed")->capture_default_str();
   cmd->add_option("--train", args->train, "Training instances")->capture_default_str();
   cmd->add_option("--test", args->test, "Test instances")->capture_default_str();

@@ -2,8 +2,9 @@
 // as PREFIX.svg and PREFIX.png (always both: SVG for papers, PNG for quick viewing).
 //
 // Kinds: error-vs-r and accuracy-vs-r read training reports (`kernelrank train`);
-// bound-vs-m reads docs/bound-table.md and optionally the exact minimal ranks. The drawing
-// is done by gnuplot, run as a subprocess with the data inline in its script (why gnuplot:
+// bound-vs-m reads docs/bound-table.md and optionally the exact minimal ranks;
+// transition-vs-m reads the transition ranks that scripts/experiments/ood-scaling.sh writes. The
+// drawing is done by gnuplot, run as a subprocess with the data inline in its script (why gnuplot:
 // src/plot/gnuplot.hpp and docs/plots.md). Each kind is a CLI11 subcommand of `plot`, so
 // every kind has exactly its own options and a missing or unknown one exits 2.
 #include "commands.hpp"
@@ -29,6 +30,9 @@ struct PlotArgs {
   std::vector<std::string> reports;
   std::vector<std::string> labels;
   std::vector<std::string> bounds;  // an integer or "none" each
+  std::string feature;              // empty: every feature map
+  // transition-vs-m
+  std::string transitions;
   // bound-vs-m
   std::string table;
   std::string min_rank;
@@ -99,6 +103,7 @@ int run_accuracy_vs_r(const PlotArgs& args, const GlobalOptions& global) {
   for (std::size_t i = 0; i < args.reports.size(); ++i) {
     plot::Scale scale;
     scale.report = plot::read_train_report(args.reports[i]);
+    if (!args.feature.empty()) scale.report = plot::only_feature(scale.report, args.feature);
     scale.label = args.labels[i];
     if (!args.bounds.empty()) scale.bound = parse_bound(args.bounds[i]);
     scales.push_back(std::move(scale));
@@ -111,6 +116,12 @@ int run_bound_vs_m(const PlotArgs& args, const GlobalOptions& global) {
   std::vector<plot::MinRankEntry> min_ranks;
   if (!args.min_rank.empty()) min_ranks = plot::read_min_rank(args.min_rank);
   return finish("bound-vs-m", plot::bound_vs_m_script(rows, min_ranks, args.title), args, global);
+}
+
+int run_transition_vs_m(const PlotArgs& args, const GlobalOptions& global) {
+  return finish("transition-vs-m",
+                plot::transition_vs_m_script(plot::read_transitions(args.transitions), args.title),
+                args, global);
 }
 
 CLI::App* add_kind(CLI::App& plot, const char* name, const char* description, PlotArgs& args) {
@@ -128,7 +139,7 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
   auto args = std::make_shared<PlotArgs>();
   CLI::App* plot = app.add_subcommand("plot",
                                       "Figures (SVG and PNG, through gnuplot): error-vs-r, "
-                                      "accuracy-vs-r, bound-vs-m");
+                                      "accuracy-vs-r, bound-vs-m, transition-vs-m");
   plot->require_subcommand(1);
   plot->fallthrough();
 
@@ -152,6 +163,8 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
   accuracy->add_option(
       "--bound", args->bounds,
       "Certified bound of that scale, or 'none' (none at all, or one per --report)");
+  accuracy->add_option("--feature", args->feature,
+                       "Only the models of this feature map (and the softmax baselines)");
   run_when_selected(accuracy, global, action, args, run_accuracy_vs_r);
 
   CLI::App* bound =
@@ -161,6 +174,15 @@ void add_plot_command(CLI::App& app, const GlobalOptions& global, Action& action
       ->required();
   bound->add_option("--min-rank", args->min_rank, "Exact minimal ranks: lines 'm lower upper'");
   run_when_selected(bound, global, action, args, run_bound_vs_m);
+
+  CLI::App* transition =
+      add_kind(*plot, "transition-vs-m",
+               "OOD transition rank r*(m) against m, with the certified bound and 2^m", *args);
+  transition
+      ->add_option("--transitions", args->transitions,
+                   "Lines 'm feature r_star largest_r bound' (ood-scaling.sh writes them)")
+      ->required();
+  run_when_selected(transition, global, action, args, run_transition_vs_m);
 }
 
 }  // namespace kernelrank::cli

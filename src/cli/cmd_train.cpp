@@ -44,6 +44,13 @@ struct TrainArgs {
   std::vector<std::string> features = {"relu"};
   std::vector<std::uint64_t> seeds = {1};
   TrainConfig recipe;  // everything but feature, r and seed (and positions, set from n)
+  // --recipe and the options whose defaults it sets (unset: the recipe's value).
+  std::string recipe_name = "witness";
+  std::optional<int> epochs;
+  std::optional<std::size_t> batch;
+  std::optional<double> init_noise, constant_query_bias;
+  bool freeze = false, no_freeze = false;  // neither: the recipe's choice
+  std::optional<std::string> bumps;
   std::string init = "default";
   bool position_dependent = false;
   bool last_step = false;
@@ -97,6 +104,9 @@ void check_args(const TrainArgs& args) {
     if (r < 1 || r > 4096) throw UsageError("--r must be in 1..4096, not " + std::to_string(r));
   const TrainConfig& c = args.recipe;
   if (c.epochs < 0 || c.epochs > 10'000'000) throw UsageError("--epochs must be in 0..10000000");
+  if (c.batch > 10'000'000) throw UsageError("--batch must be in 0..10000000 (0: full batch)");
+  if (!(c.constant_query_bias > 0) || !std::isfinite(c.constant_query_bias))
+    throw UsageError("--constant-query-bias must be a positive number");
   if (!(c.learning_rate > 0) || !std::isfinite(c.learning_rate))
     throw UsageError("--lr must be a positive number");
   if (c.d < 0 || c.d > 4096) throw UsageError("--d must be in 0..4096 (0 means d = m)");
@@ -216,13 +226,17 @@ std::vector<JobResult> run_jobs(const std::vector<Job>& jobs, const Family& trai
   return results;
 }
 
-// The benchmark line: training throughput per worker (instances x epochs per second of a
-// model's own training time) and the mean exact re-verification time per model.
+// The benchmark line: training throughput per worker (instances processed, i.e. instances x
+// epochs, per second of a model's own training time; a step processes the whole family or
+// one minibatch) and the mean exact re-verification time per model.
 std::string throughput_line(const std::vector<Job>& jobs, const std::vector<JobResult>& results,
                             const Family& train) {
   double instance_epochs = 0, train_seconds = 0, verify_seconds = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    instance_epochs += static_cast<double>(train.instances.size()) * results[i].head.steps;
+    const std::size_t batch = jobs[i].config.batch;
+    const std::size_t per_step =
+        batch > 0 ? std::min(batch, train.instances.size()) : train.instances.size();
+    instance_epochs += static_cast<double>(per_step) * results[i].head.steps;
     train_seconds += results[i].head.train_seconds;
     verify_seconds += results[i].verify_seconds;
   }
@@ -246,7 +260,29 @@ HeadWeights init_model(const std::string& path) {
   return rounded_head_weights(*parametric);
 }
 
-int run_train(const TrainArgs& args, const GlobalOptions& global) {
+// The recipe's preset, then every option given on the command line over it.
+TrainConfig resolved_recipe(const TrainArgs& args) {
+  const std::optional<Recipe> recipe = recipe_named(args.recipe_name);
+  if (!recipe) throw UsageError("--recipe must be witness or ood, not '" + args.recipe_name + "'");
+  const TrainConfig preset = recipe_config(*recipe);
+  TrainConfig c = args.recipe;
+  c.epochs = args.epochs.value_or(preset.epochs);
+  c.batch = args.batch.value_or(preset.batch);
+  c.init_noise = args.init_noise.value_or(preset.init_noise);
+  c.constant_query_bias = args.constant_query_bias.value_or(preset.constant_query_bias);
+  c.freeze_constant_features = args.freeze || (!args.no_freeze && preset.freeze_constant_features);
+  c.bumps = preset.bumps;
+  if (args.bumps) {
+    const std::optional<BumpShape> shape = bump_shape_named(*args.bumps);
+    if (!shape) throw UsageError("--bumps must be witness or scaled, not '" + *args.bumps + "'");
+    c.bumps = *shape;
+  }
+  return c;
+}
+
+int run_train(const TrainArgs& given, const GlobalOptions& global) {
+  TrainArgs args = given;
+  args.recipe = resolved_recipe(given);
   check_args(args);
   if (!training_available()) train_head(Family{}, Family{}, TrainConfig{});  // throws: no torch
   const Family train = read_family(args.family.empty() ? args.train : args.family);
@@ -282,7 +318,11 @@ int run_train(const TrainArgs& args, const GlobalOptions& global) {
         {"epochs", c.epochs},
         {"lr", c.learning_rate},
         {"recipe",
-         {{"init", res.head.init},
+         {{"name", args.recipe_name},
+          {"init", res.head.init},
+          {"bumps", to_string(c.bumps)},
+          {"batch", c.batch},
+          {"constant_query_bias", exact ? nlohmann::json(c.constant_query_bias) : nlohmann::json()},
           {"loss", c.loss},
           {"band", c.band},
           {"constant_features", exact ? c.constant_features : 0},
@@ -337,8 +377,17 @@ void add_train_command(CLI::App& app, const GlobalOptions& global, Action& actio
       ->capture_default_str();
   cmd->add_option("--seed", args->seeds, "Seeds (list)")->delimiter(',')->capture_default_str();
   TrainConfig& c = args->recipe;
-  cmd->add_option("--epochs", c.epochs, "Adam steps at most (full batch; stops at band loss 0)")
+  cmd->add_option("--recipe", args->recipe_name,
+                  "witness (full batch, fixed bump widths) or ood (random-token pools: scaled "
+                  "bumps, minibatches, frozen constants); sets the defaults marked [recipe]")
       ->capture_default_str();
+  cmd->add_option("--epochs", args->epochs,
+                  "[recipe] Adam steps at most (witness 6000, ood 2000; stops at band loss 0)");
+  cmd->add_option("--batch", args->batch,
+                  "[recipe] Minibatch size, seeded order per epoch (witness 0 = full, ood 1000)");
+  cmd->add_option("--bumps", args->bumps,
+                  "[recipe] Bump init shape: witness (fixed widths) or scaled (widths scale with "
+                  "m; square bumps for square heads)");
   cmd->add_option("--lr", c.learning_rate, "Initial learning rate (cosine decay to lr/100)")
       ->capture_default_str();
   cmd->add_option("--d", c.d, "Value width d (0: d = m)")->capture_default_str();
@@ -350,14 +399,20 @@ void add_train_command(CLI::App& app, const GlobalOptions& global, Action& actio
   cmd->add_option("--init", args->init,
                   "default, random, query-tokens, instance-tokens, l5 (softmax), model:PATH")
       ->capture_default_str();
-  cmd->add_option("--init-noise", c.init_noise,
-                  "Seeded noise of the data-informed inits (times the random init)")
-      ->capture_default_str();
+  cmd->add_option("--init-noise", args->init_noise,
+                  "[recipe] Seeded noise of the data-informed inits, times the random init "
+                  "(witness 0.1, ood 0.01)");
   cmd->add_option("--constant-features", c.constant_features,
                   "Features that start constant (relu/square; part of r)")
       ->capture_default_str();
-  cmd->add_flag("--freeze-constant-features", c.freeze_constant_features,
-                "Keep the constant features constant");
+  auto* freeze =
+      cmd->add_flag("--freeze-constant-features", args->freeze,
+                    "[recipe] Keep the constant features constant (witness no, ood yes)");
+  cmd->add_flag("--no-freeze-constant-features", args->no_freeze,
+                "Let the constant features train (the ood recipe freezes them)")
+      ->excludes(freeze);
+  cmd->add_option("--constant-query-bias", args->constant_query_bias,
+                  "[recipe] Query bias of the constant features; key bias 1 (witness 1, ood 0.1)");
   cmd->add_option("--polish", c.polish_steps, "LBFGS steps after Adam (0: none)")
       ->capture_default_str();
   cmd->add_flag("--last-step", args->last_step,

@@ -140,8 +140,11 @@ EvalReport summary_to_report(const EvalSummary& summary) {
   return report;
 }
 
-EvalSummary evaluate_family_summary(const Model& model, const Family& family,
-                                    const EvalOptions& options, std::uint64_t* blocks) {
+namespace {
+
+EvalSummary observed_family_summary(const Model& model, const Family& family,
+                                    const EvalOptions& options, std::uint64_t* blocks,
+                                    const OutcomeObserver& observe) {
   if (family.m != model.width())
     throw UsageError("the family has width m=" + std::to_string(family.m) +
                      " but the model expects m=" + std::to_string(model.width()));
@@ -155,6 +158,7 @@ EvalSummary evaluate_family_summary(const Model& model, const Family& family,
     if (!options.shard.owns(b)) continue;
     for (std::uint64_t i = b * kFamilyBlock; i < std::min(count, (b + 1) * kFamilyBlock); ++i) {
       InstanceOutcome outcome = evaluate_instance(model, family.instances[i]);
+      if (observe) observe(i, outcome);
       summary.instances += 1;
       if (outcome.fails()) {
         summary.failing += 1;
@@ -176,10 +180,22 @@ EvalSummary evaluate_family_summary(const Model& model, const Family& family,
   return summary;
 }
 
+}  // namespace
+
+EvalSummary evaluate_family_summary(const Model& model, const Family& family,
+                                    const EvalOptions& options, std::uint64_t* blocks) {
+  return observed_family_summary(model, family, options, blocks, {});
+}
+
 EvalReport evaluate_family(const Model& model, const Family& family, const EvalOptions& options) {
+  return evaluate_family(model, family, options, {});
+}
+
+EvalReport evaluate_family(const Model& model, const Family& family, const EvalOptions& options,
+                           const OutcomeObserver& observe) {
   EvalOptions whole = options;
   whole.shard = Shard{};
-  return summary_to_report(evaluate_family_summary(model, family, whole));
+  return summary_to_report(observed_family_summary(model, family, whole, nullptr, observe));
 }
 
 void check_token_set(int model_width, const std::vector<Token>& universe, int n) {

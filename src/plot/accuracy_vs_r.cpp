@@ -2,7 +2,8 @@
 // against the number of features r on a log2 axis, one curve per scale (and per feature map
 // if a report has several): the mean over seeds with bars from the worst to the best seed.
 // Each scale has its own colour, shared by its certified bound (a vertical dashed line) and
-// its softmax baseline (a dotted horizontal line); the key sits below, a column per scale.
+// its softmax baseline (a dotted horizontal line); the key sits below, a column per scale (two
+// columns from four scales on).
 #include "plots.hpp"
 
 #include "plot_script.hpp"
@@ -144,8 +145,10 @@ std::string accuracy_vs_r_script(const std::vector<Scale>& scales, const std::st
   script += log2_x_settings(axis, true) + "set xlabel 'r (number of features, log_2 scale)'\n" +
             "set ylabel 'exact test accuracy (mean over seeds; bars: min to max)'\n" +
             "set yrange [" + number(bottom) + ":" + number(1 + (1 - bottom) * 0.04) + "]\n" +
-            // One key column per scale, below the graph so that it never covers data.
-            "set key below center vertical maxrows " + std::to_string(key_rows) + "\n";
+            // Below the graph so that it never covers data: one key column per scale, or two
+            // columns when more than three would not fit the width.
+            "set key below center vertical maxrows " +
+            std::to_string(key_rows * (scales.size() > 3 ? (scales.size() + 1) / 2 : 1)) + "\n";
   std::string plots;
   for (std::vector<std::string>& column : clauses) {
     while (column.size() < key_rows)

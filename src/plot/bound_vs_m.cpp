@@ -16,20 +16,6 @@ using namespace detail;
 
 namespace {
 
-// Labelled ticks 2^k every `step` powers (at most about eight labels), unlabelled minor
-// ticks at every power of two.
-std::string log2_y_tics(int top_exponent) {
-  int step = 1;
-  while (top_exponent / step > 8) step *= 2;
-  std::string tics = "set ytics (";
-  for (int e = 0; e <= top_exponent; ++e) {
-    const bool major = e % step == 0;
-    tics += std::string(e ? ", " : "") + "'" + (major ? "2^{" + std::to_string(e) + "}" : "") +
-            "' " + number(std::exp2(e)) + (major ? "" : " 1");
-  }
-  return tics + ")\n";
-}
-
 std::string min_rank_plots(const std::vector<MinRankEntry>& entries, std::string& blocks) {
   std::vector<std::vector<double>> exact, open;
   for (const MinRankEntry& e : entries) {

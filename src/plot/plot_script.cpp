@@ -85,4 +85,16 @@ std::string hide_key_entry_title(const std::string& title) {
   return title.empty() ? " notitle" : " title " + quoted(title) + " noenhanced";
 }
 
+std::string log2_y_tics(int top_exponent) {
+  int step = 1;
+  while (top_exponent / step > 8) step *= 2;
+  std::string tics = "set ytics (";
+  for (int e = 0; e <= top_exponent; ++e) {
+    const bool major = e % step == 0;
+    tics += std::string(e ? ", " : "") + "'" + (major ? "2^{" + std::to_string(e) + "}" : "") +
+            "' " + number(std::exp2(e)) + (major ? "" : " 1");
+  }
+  return tics + ")\n";
+}
+
 }  // namespace kernelrank::plot::detail

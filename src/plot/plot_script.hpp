@@ -50,6 +50,10 @@ Log2Axis log2_axis(double smallest, double largest);
 // `set logscale x 2`, the axis' x range and its ticks (labelled or bare).
 std::string log2_x_settings(const Log2Axis& axis, bool labelled);
 
+// `set ytics (...)`: ticks at every power of two 2^0..2^top_exponent, labelled 2^k every few
+// powers (at most about eight labels).
+std::string log2_y_tics(int top_exponent);
+
 // A named datablock: `$name << EOD`, the rows, `EOD`.
 std::string datablock(const std::string& name, const std::vector<std::vector<double>>& rows);
 

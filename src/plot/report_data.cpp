@@ -180,6 +180,18 @@ TrainReport read_train_report(const std::string& path) {
   return report;
 }
 
+TrainReport only_feature(const TrainReport& report, const std::string& feature) {
+  TrainReport out{report.path, {}};
+  bool found = false;
+  for (const ModelRecord& record : report.models) {
+    const bool keep = record.feature == feature;
+    found = found || keep;
+    if (keep || record.baseline()) out.models.push_back(record);
+  }
+  if (!found) throw InputError(report.path, 0, "no model with feature map '" + feature + "'");
+  return out;
+}
+
 // ---- bound table and exact minimal ranks -------------------------------------------------
 
 namespace {
@@ -263,6 +275,36 @@ std::vector<MinRankEntry> read_min_rank(const std::string& path) {
     entries.push_back(entry);
   }
   if (entries.empty()) throw InputError(path, 0, "no 'm lower upper' lines");
+  return entries;
+}
+
+std::vector<TransitionEntry> read_transitions(const std::string& path) {
+  TextReader reader(path);
+  std::vector<TransitionEntry> entries;
+  while (const auto line = reader.next()) {
+    if (line->fields.size() != 5)
+      reader.fail(line->number, "expected five fields 'm feature r_star largest_r bound', got " +
+                                    std::to_string(line->fields.size()));
+    TransitionEntry entry;
+    entry.m = static_cast<int>(reader.integer_field(*line, 0, 1, 1000, "m"));
+    entry.feature = line->fields[1];
+    entry.largest_r = reader.integer_field(*line, 3, 1, 1LL << 40, "largest_r");
+    if (line->fields[2] != "-") {
+      entry.r_star = reader.integer_field(*line, 2, 1, entry.largest_r, "r_star");
+    }
+    entry.bound = reader.integer_field(*line, 4, 1, 1LL << 62, "bound");
+    for (const TransitionEntry& other : entries) {
+      if (other.m == entry.m && other.feature == entry.feature)
+        reader.fail(line->number,
+                    "a second line for m = " + std::to_string(entry.m) + " and " + entry.feature);
+      if (other.m == entry.m && other.bound != entry.bound)
+        reader.fail(line->number, "m = " + std::to_string(entry.m) + " has two bounds, " +
+                                      std::to_string(other.bound) + " and " +
+                                      std::to_string(entry.bound));
+    }
+    entries.push_back(entry);
+  }
+  if (entries.empty()) throw InputError(path, 0, "no 'm feature r_star largest_r bound' lines");
   return entries;
 }
 

@@ -51,6 +51,10 @@ struct TrainReport {
 // Throws InputError(path, 0, ...) naming the model and field for any malformed content.
 TrainReport read_train_report(const std::string& path);
 
+// The report with only the models of one feature map, and the baselines (softmax); throws
+// InputError when no model has that feature map.
+TrainReport only_feature(const TrainReport& report, const std::string& feature);
+
 // ---- bound table and exact minimal ranks -------------------------------------------------
 
 struct BoundRow {
@@ -70,5 +74,19 @@ struct MinRankEntry {
 
 // Lines "m lower upper"; '#' starts a comment (docs/data/min-rank.txt).
 std::vector<MinRankEntry> read_min_rank(const std::string& path);
+
+// ---- transition ranks (scripts/experiments/ood-scaling.sh) --------------------------------
+
+struct TransitionEntry {
+  int m = 0;
+  std::string feature;              // relu, square, ...
+  std::optional<long long> r_star;  // nullopt: not reached up to largest_r
+  long long largest_r = 0;          // the largest r of the grid
+  long long bound = 0;              // certified lower bound for the pools of this m
+};
+
+// Lines "m feature r_star largest_r bound", r_star an integer or '-' (not reached); '#'
+// starts a comment. At most one line per (m, feature), and one bound per m.
+std::vector<TransitionEntry> read_transitions(const std::string& path);
 
 }  // namespace kernelrank::plot

@@ -6,7 +6,10 @@
 // <1 - 2x, z> - |x| + 2.5 (largest on the complement of x), with the readout F_q(z) = <q, z>.
 // This is the complement-detector shape of the exact heads that exist for witness families;
 // gradient descent only has to sharpen it. Seeded noise (the random init, scaled) breaks ties
-// between repeated centres and makes seeds differ.
+// between repeated centres and makes seeds differ. Scaled bumps (BumpShape::Scaled) widen
+// the relu widths 4 and 2.5 by m/8; for square heads they are the square bump, whose affine
+// part (m - d(q, x)) / m, resp. d(z, x) / m, is >= 0 on the whole cube: the square of the relu
+// bump is not a bump (a large negative pre-activation squares to a large feature).
 #include "torch_head.hpp"
 
 #include "kernelrank/core/errors.hpp"
@@ -42,9 +45,24 @@ std::vector<Token> drawn_instance_tokens(const Family& family, int count, std::u
   return out;
 }
 
+// One bump's affine maps: query pre-activation scale (<2x - 1, q> - |x| + query_width) and
+// key pre-activation scale (<1 - 2x, z> + key_offset) (the key offset includes -|x|).
+struct BumpForm {
+  double query_width, key_offset, scale;
+};
+
+BumpForm bump_form(BumpShape shape, FeatureMap feature, int m, double weight) {
+  const double md = m;
+  if (shape == BumpShape::Witness) return {4, 2.5 - weight, 1};
+  if (feature == FeatureMap::Relu) return {4 * md / 8, 2.5 * md / 8 - weight, 1};
+  // Square: m - d(q, x) = <2x - 1, q> - |x| + m and d(z, x) = <1 - 2x, z> + |x|, over m.
+  return {md, weight, 1 / md};
+}
+
 // Rows [0, rows) of query/key from bumps around centres (cycled), plus noise times the random
 // weights already there.
-void set_bump_rows(TorchHead& head, const std::vector<Token>& centres, int rows, double noise) {
+void set_bump_rows(TorchHead& head, const std::vector<Token>& centres, int rows, double noise,
+                   BumpShape shape) {
   torch::NoGradGuard no_grad;
   const int m = head.m;
   torch::Tensor qw = torch::zeros({rows, m}, kDouble), kw = torch::zeros({rows, m}, kDouble);
@@ -52,13 +70,14 @@ void set_bump_rows(TorchHead& head, const std::vector<Token>& centres, int rows,
   for (int i = 0; i < rows; ++i) {
     const Token& x = centres[static_cast<std::size_t>(i) % centres.size()];
     const double weight = static_cast<double>(x.weight());
+    const BumpForm form = bump_form(shape, head.feature, m, weight);
     for (int b = 0; b < m; ++b) {
       const double bit = x.get(b) ? 1.0 : 0.0;
-      qw[i][b] = 2 * bit - 1;
-      kw[i][b] = 1 - 2 * bit;
+      qw[i][b] = (2 * bit - 1) * form.scale;
+      kw[i][b] = (1 - 2 * bit) * form.scale;
     }
-    qb[i] = 4 - weight;
-    kb[i] = 2.5 - weight;
+    qb[i] = (form.query_width - weight) * form.scale;
+    kb[i] = form.key_offset * form.scale;
   }
   const auto blend = [&](torch::Tensor& target, const torch::Tensor& bump) {
     auto slice = target.narrow(1, 0, rows);
@@ -92,13 +111,13 @@ void set_l5(TorchHead& head, double noise, bool learn_temperature) {
   if (learn_temperature) head.log_temperature.fill_(std::log(std::log(3.0)));
 }
 
-void set_constant_rows(TorchHead& head, int rows) {
+void set_constant_rows(TorchHead& head, int rows, double query_bias) {
   if (rows == 0) return;
   torch::NoGradGuard no_grad;
   const std::int64_t first = head.r - rows;
   head.query_weight.narrow(1, first, rows).zero_();
   head.key_weight.narrow(1, first, rows).zero_();
-  head.query_bias.narrow(1, first, rows).fill_(1.0);
+  head.query_bias.narrow(1, first, rows).fill_(query_bias);
   head.key_bias.narrow(1, first, rows).fill_(1.0);
 }
 
@@ -158,10 +177,10 @@ InitialHead initialise(const TrainConfig& config, const Family& family) {
     const std::vector<Token> centres = out.name == "query-tokens"
                                            ? distinct_query_tokens(family)
                                            : drawn_instance_tokens(family, data_rows, config.seed);
-    set_bump_rows(out.head, centres, data_rows, config.init_noise);
+    set_bump_rows(out.head, centres, data_rows, config.init_noise, config.bumps);
     set_inner_product_readout(out.head, config.init_noise);
   }
-  set_constant_rows(out.head, out.constant_rows);
+  set_constant_rows(out.head, out.constant_rows, config.constant_query_bias);
   return out;
 }
 

@@ -109,6 +109,22 @@ FamilyTensors to_tensors(const Family& family) {
   return out;
 }
 
+FamilyTensors subset(const FamilyTensors& data, const torch::Tensor& rows) {
+  FamilyTensors out;
+  out.n = data.n;
+  out.tokens = data.tokens.index_select(0, rows);
+  out.query = data.query.index_select(0, rows);
+  out.targets = data.targets.index_select(0, rows);
+  const torch::Tensor used = data.token_index.index_select(0, rows);  // [b, n]
+  const auto [distinct, inverse, counts] =
+      torch::_unique2(used.reshape({-1}), /*sorted=*/true, /*return_inverse=*/true);
+  out.distinct_tokens = data.distinct_tokens.index_select(0, distinct);
+  out.token_index = inverse.reshape(used.sizes());
+  out.query_index = out.token_index.gather(1, out.query.unsqueeze(1)).squeeze(1);
+  out.shared_maps = distinct.size(0) * 2 <= used.numel();
+  return out;
+}
+
 TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions, std::uint64_t seed,
                        double fixed_temperature) {
   TorchHead head;
@@ -175,7 +191,8 @@ torch::Tensor forward_shared_maps(const TorchHead& head, const FamilyTensors& da
 
 torch::Tensor forward(const TorchHead& head, const FamilyTensors& data, double epsilon,
                       torch::Tensor* denominator) {
-  if (head.positions == 0) return forward_shared_maps(head, data, epsilon, denominator);
+  if (head.positions == 0 && data.shared_maps)
+    return forward_shared_maps(head, data, epsilon, denominator);
   const std::int64_t count = data.tokens.size(0);
   const torch::Tensor rows = torch::arange(count, torch::TensorOptions().dtype(torch::kInt64));
   const torch::Tensor query_tokens = data.tokens.index({rows, data.query});  // [B, m]

@@ -67,8 +67,17 @@ struct FamilyTensors {
   torch::Tensor tokens, query, targets;
   torch::Tensor distinct_tokens, token_index, query_index;  // [U, m], [B, n], [B]
   int n = 0;
+  // Whether the forward pass maps the distinct tokens and gathers, or maps every token slot
+  // directly. A whole family always shares (the full-batch path, as it has always been); a
+  // minibatch maps directly unless its tokens repeat (each occurs twice on average): on random
+  // pools, gathering and its scatter-add backward cost more than mapping the repeats again.
+  bool shared_maps = true;
 };
 FamilyTensors to_tensors(const Family& family);
+
+// The instances `rows` [b] of `data` (a minibatch), with the distinct tokens cut down to the
+// ones they use, so that the maps are applied to b * n tokens at most, not to the whole pool's.
+FamilyTensors subset(const FamilyTensors& data, const torch::Tensor& rows);
 
 // Seeded initial weights (portable generator, independent of torch's RNG).
 TorchHead initial_head(FeatureMap feature, int m, int r, int d, int positions, std::uint64_t seed,

@@ -1,15 +1,19 @@
-// Full-batch Adam on the band (or MSE) loss, single-threaded per model so that a fixed
-// configuration gives bit-identical weights whatever else runs (train.hpp).
+// Adam on the band (or MSE) loss, full batch or in minibatches, single-threaded per model so
+// that a fixed configuration gives bit-identical weights whatever else runs (train.hpp).
 //
-// Schedule: cosine decay of the learning rate from lr to lr/100 over the epochs, gradient
+// Schedule: cosine decay of the learning rate from lr to lr/100 over the steps, gradient
 // norm clipped at 10 (an epsilon-sized denominator otherwise throws weights far away in one
 // step). The returned weights are the best snapshot: the fewest training instances that fail
 // in float (a denominator of 0 counts as failing, whatever the epsilon did), then the lowest
-// loss. An optional LBFGS polish starts from that snapshot and is kept only if it is better.
+// loss. Full batch, every step is a candidate; with minibatches, the weights at the start of
+// each epoch and at the end are (each candidate costs a pass over the whole family, which the
+// step itself does not make). Training stops once the whole family's loss is 0. An optional
+// LBFGS polish starts from that snapshot and is kept only if it is better.
 #include "kernelrank/train/train.hpp"
 
 #include "torch_head.hpp"
 
+#include "core/portable_random.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include <chrono>
@@ -50,14 +54,17 @@ void check_config(const Family& train, const Family& test, const TrainConfig& co
   if (config.polish_steps < 0) throw DomainError("{polish} must be at least 0");
   if (!(config.init_noise >= 0) || !std::isfinite(config.init_noise))
     throw DomainError("{init-noise} must be a nonnegative number");
+  if (!(config.constant_query_bias > 0) || !std::isfinite(config.constant_query_bias))
+    throw DomainError("{constant-query-bias} must be a positive number");
 }
 
 // The training loss and the snapshot metric of one forward pass.
 struct Evaluation {
   torch::Tensor loss;
   std::int64_t failing = 0;  // float failures, a zero denominator included
-  double float_accuracy(const Family& family) const {
-    return 1.0 - static_cast<double>(failing) / static_cast<double>(family.instances.size());
+  std::int64_t instances = 0;
+  double float_accuracy() const {
+    return 1.0 - static_cast<double>(failing) / static_cast<double>(instances);
   }
 };
 
@@ -65,18 +72,20 @@ struct Objective {
   const TrainConfig& config;
   const train::FamilyTensors& data;
 
-  Evaluation evaluate(const train::TorchHead& head) const {
+  Evaluation evaluate(const train::TorchHead& head) const { return evaluate(head, data); }
+  Evaluation evaluate(const train::TorchHead& head, const train::FamilyTensors& on) const {
     torch::Tensor denominator;
     const bool kernel = head.feature != FeatureMap::Softmax;
     const torch::Tensor y =
-        train::forward(head, data, config.denominator_epsilon, kernel ? &denominator : nullptr);
-    const torch::Tensor error = (y - data.targets).abs();
+        train::forward(head, on, config.denominator_epsilon, kernel ? &denominator : nullptr);
+    const torch::Tensor error = (y - on.targets).abs();
     Evaluation out;
-    out.loss = config.loss == "mse" ? torch::mse_loss(y, data.targets)
+    out.loss = config.loss == "mse" ? torch::mse_loss(y, on.targets)
                                     : torch::relu(error - config.band).mean();
     torch::Tensor fails = (error < 0.5).logical_not();  // NaN fails
     if (kernel) fails = fails.logical_or(denominator <= 0);
     out.failing = fails.sum().item<std::int64_t>();
+    out.instances = on.targets.size(0);
     return out;
   }
 };
@@ -109,6 +118,45 @@ struct Snapshot {
     const std::vector<torch::Tensor> params = head.parameters();
     for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(values[i]);
   }
+};
+
+// The minibatches: each epoch a seeded permutation of the family (Fisher-Yates from the
+// portable generator), cut into batches of `batch` (the last one may be smaller).
+class MinibatchSchedule {
+ public:
+  MinibatchSchedule(const train::FamilyTensors& data, std::size_t batch, std::uint64_t seed)
+      : data_(data),
+        size_(static_cast<std::size_t>(data.targets.size(0))),
+        batch_(batch),
+        order_(size_),
+        draw_(seed * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL) {}
+
+  std::size_t per_epoch() const { return (size_ + batch_ - 1) / batch_; }
+  bool starts_epoch(int step) const { return static_cast<std::size_t>(step) % per_epoch() == 0; }
+
+  // The batch of 0-based step `step`; steps come in order.
+  train::FamilyTensors at(int step) {
+    const std::size_t k = static_cast<std::size_t>(step) % per_epoch();
+    if (k == 0) shuffle();
+    const std::size_t first = k * batch_, count = std::min(batch_, size_ - first);
+    const torch::Tensor rows =
+        torch::from_blob(order_.data() + first, {static_cast<std::int64_t>(count)},
+                         torch::TensorOptions().dtype(torch::kInt64))
+            .clone();
+    return train::subset(data_, rows);
+  }
+
+ private:
+  void shuffle() {
+    for (std::size_t i = 0; i < size_; ++i) order_[i] = static_cast<std::int64_t>(i);
+    for (std::size_t i = size_ - 1; i > 0; --i)
+      std::swap(order_[i], order_[draw_.below(static_cast<std::uint64_t>(i) + 1)]);
+  }
+
+  const train::FamilyTensors& data_;
+  std::size_t size_, batch_;
+  std::vector<std::int64_t> order_;
+  PortableUniform draw_;
 };
 
 // Frozen constant features: no gradient reaches their query and key rows.
@@ -150,6 +198,9 @@ TrainedHead train_head(const Family& train, const Family& test, const TrainConfi
   const Objective objective{config, data};
   Snapshot best(head);
   torch::optim::Adam optimiser(head.parameters(), torch::optim::AdamOptions(config.learning_rate));
+  const bool minibatches = config.batch > 0 && config.batch < train.instances.size();
+  std::optional<MinibatchSchedule> schedule;
+  if (minibatches) schedule.emplace(data, config.batch, config.seed);
   TrainedHead out;
   for (int epoch = 1; epoch <= config.epochs; ++epoch) {
     const double progress = static_cast<double>(epoch - 1) / std::max(1, config.epochs - 1);
@@ -157,10 +208,17 @@ TrainedHead train_head(const Family& train, const Family& test, const TrainConfi
     for (auto& group : optimiser.param_groups())
       static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
     optimiser.zero_grad();
-    const Evaluation now = objective.evaluate(head);
-    best.offer(head, now, epoch - 1);
-    if (on_epoch) on_epoch({epoch, now.loss.item<double>(), now.float_accuracy(train)});
-    if (now.loss.item<double>() == 0) break;  // nothing left to learn: gradients are 0
+    if (minibatches && schedule->starts_epoch(epoch - 1)) {
+      torch::NoGradGuard no_grad;
+      const Evaluation whole = objective.evaluate(head);
+      best.offer(head, whole, epoch - 1);
+      if (whole.loss.item<double>() == 0) break;  // the whole family is inside the band
+    }
+    const Evaluation now =
+        minibatches ? objective.evaluate(head, schedule->at(epoch - 1)) : objective.evaluate(head);
+    if (!minibatches) best.offer(head, now, epoch - 1);
+    if (on_epoch) on_epoch({epoch, now.loss.item<double>(), now.float_accuracy()});
+    if (!minibatches && now.loss.item<double>() == 0) break;  // nothing left: gradients are 0
     now.loss.backward();
     if (config.freeze_constant_features) freeze_rows(head, initial.constant_rows);
     torch::nn::utils::clip_grad_norm_(head.parameters(), kGradientClip);

@@ -106,6 +106,29 @@ printf 'kernelrank-family 1 m=3 n=3\n1 110 000 110\n' >"$work/s3only.family"
 run 1 "certify: only S3 present" -- "$kr" certify --family "$work/s3only.family"
 contains "certify: incomplete wording" "$out" "some of S1, S2 and S3_k present, at least one missing"
 contains "certify: both missing listed" "$out" "missing S1 = (110, 000^2) S2 = (110, 110^2)"
+# bound --only-code: the code source's certificate (a trace rule over the code's rows), never
+# the linear-dependence argument that wins at m = 12 without it (its queries have weight 2).
+"$kr" --quiet code --lexicode --m 12 --w 6 --d 6 --out "$work/lex12.code" >/dev/null
+run 0 "bound --only-code" -- "$kr" --json bound --m 12 --code "$work/lex12.code" --only-code \
+  --cert "$work/only-code.cert"
+echo "$out" >"$work/only-code.json"
+run 0 "bound with the same code, every source" -- "$kr" --json bound --m 12 --code "$work/lex12.code"
+echo "$out" >"$work/all-sources.json"
+count=$((count + 1))
+python3 - "$work/only-code.json" "$work/all-sources.json" <<'PY' || fail "bound --only-code JSON"
+import json, sys
+only, every = (json.load(open(p)) for p in sys.argv[1:3])
+assert only["source"] == "code" and [s["source"] for s in only["sources"]] == ["code"], only
+assert every["source"] != "code", every["source"]  # another argument wins without the flag
+code = [s for s in every["sources"] if s["source"] == "code"][0]
+assert only["bound"] == code["bound"] and int(only["bound"]) < int(every["bound"]), (only, every)
+PY
+run 0 "the --only-code certificate verifies" -- "$check" "$work/only-code.cert"
+contains "--only-code certificate claim" "$(grep '^claim' "$work/only-code.cert")" \
+  "claim r >= $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bound"])' "$work/only-code.json")"
+count=$((count + 1))
+grep -q "^rule dependence" "$work/only-code.cert" && fail "--only-code wrote a dependence certificate"
+
 # bound --table rejects the single-m options it would ignore.
 for opt in "--m 12" "--r 3" "--cert $work/t.cert"; do
   # shellcheck disable=SC2086
@@ -283,6 +306,36 @@ run 0 "generate train/test" -- "$kr" generate --m 8 --n 3 --train 50 --test 30 -
 [ "$(grep -c . "$work/g-train.csv")" -eq 51 ] || fail "train CSV should have a header and 50 rows"
 run 0 "generated family evaluates" -- "$kr" eval --builtin softmax --base 3 --family "$work/g-test.family"
 contains "30 test instances" "$out" "instances:   30"
+# --weight: every token of both pools has the weight; the same seed gives the same bytes.
+run 0 "generate --weight" -- "$kr" generate --m 10 --weight 3 --n 3 --mode all --train 300 \
+  --test 100 --seed 5 --format family --out-prefix "$work/gw"
+run 0 "generate --weight again" -- "$kr" generate --m 10 --weight 3 --n 3 --mode all --train 300 \
+  --test 100 --seed 5 --format family --out-prefix "$work/gw2"
+count=$((count + 1))
+cmp -s "$work/gw-train.family" "$work/gw2-train.family" || fail "generate --weight is not reproducible"
+count=$((count + 1))
+python3 - "$work/gw-train.family" "$work/gw-test.family" <<'PY' || fail "generate --weight pools"
+import sys
+rows = []
+for path in sys.argv[1:3]:
+    body = [l.split() for l in open(path) if l.strip() and not l.startswith(("#", "kernelrank"))]
+    rows.append({" ".join(r) for r in body})
+    assert all(len(w) == 10 and w.count("1") == 3 for r in body for w in r[1:]), path
+    assert {r[0] for r in body} == {"1", "2", "3"}, path  # mode all: every query position
+assert len(rows[0]) == 300 and len(rows[1]) == 100 and not rows[0] & rows[1]
+PY
+run 2 "generate --weight above m" -- "$kr" generate --m 10 --weight 11 --out-prefix "$work/gx"
+contains "weight range message" "$err" "--weight must be in 0..m = 0..10, not 11"
+run 2 "generate --weight -1" -- "$kr" generate --m 10 --weight -1 --out-prefix "$work/gx"
+run 2 "generate --weight with --golay" -- "$kr" generate --golay octads --weight 8 --out-prefix "$work/gx"
+# C(4,2)^3 = 216 distinct instances with the query first: 216 can be drawn, 217 cannot.
+run 0 "generate every weight-2 instance of width 4" -- "$kr" generate --m 4 --weight 2 --n 3 \
+  --train 200 --test 16 --format family --out-prefix "$work/gall"
+run 2 "generate more than exist" -- "$kr" generate --m 4 --weight 2 --n 3 --train 200 --test 17 \
+  --out-prefix "$work/gmore"
+contains "too many message" "$err" "only 216 distinct instances of length 3 over the weight-2 words of width 4 exist"
+count=$((count + 1))
+ls "$work"/gx* "$work"/gmore* >/dev/null 2>&1 && fail "a refused generate wrote files"
 
 # --- search (Z3, re-verified exactly) ---------------------------------------------------------
 run 0 "search finds a rank-1 model at m=3" -- "$kr" search --m 3 --r 1 --out "$work/s3.json" --format json

@@ -65,6 +65,19 @@ d = json.load(sys.stdin)
 assert d["kind"] == "bound-vs-m" and len(d["files"]) == 2' 2>/dev/null \
   || fail "plot --json output is not as expected"
 
+run 0 "accuracy-vs-r, square heads only" -- "$kr" plot accuracy-vs-r --report "$report" \
+  --label "m=16" --bound 8 --feature square --out "$work/acc-square"
+images "accuracy --feature square" "$work/acc-square"
+count=$((count + 1))
+grep -q "(relu)" "$work/acc-square.svg" && fail "--feature square still draws the relu curve"
+run 2 "accuracy-vs-r, a feature map the report lacks" -- "$kr" plot accuracy-vs-r \
+  --report "$report" --label a --feature tanh --out "$work/x"
+contains "absent feature message" "$err" "no model with feature map 'tanh'"
+transitions="$src/tests/data/plots/sample-transitions.txt"
+run 0 "transition-vs-m" -- "$kr" plot transition-vs-m --transitions "$transitions" \
+  --out "$work/transition"
+images "transition-vs-m" "$work/transition"
+
 # --- unwritable output: exit 2, nothing left behind ------------------------------------------
 run 2 "missing output directory" -- "$kr" plot bound-vs-m --table "$table" \
   --out "$work/no/such/dir/fig"
@@ -115,6 +128,22 @@ printf '# m lower upper\n4 2 2\n6 4 3\n' >"$bad/min-rank.txt"
 run 2 "min-rank interval upside down" -- "$kr" plot bound-vs-m --table "$table" \
   --min-rank "$bad/min-rank.txt" --out "$bad/fig"
 contains "min-rank message names the line" "$err" "min-rank.txt:3: error: upper is below lower"
+printf '8 relu 16 256 2\n8 relu 32 256 2\n' >"$bad/twice.txt"
+run 2 "transitions: a width and map twice" -- "$kr" plot transition-vs-m \
+  --transitions "$bad/twice.txt" --out "$bad/fig"
+contains "transitions duplicate names the line" "$err" "twice.txt:2: error: a second line for m = 8"
+printf '8 relu 16 256 2\n8 square - 256 3\n' >"$bad/bounds.txt"
+run 2 "transitions: two bounds for one width" -- "$kr" plot transition-vs-m \
+  --transitions "$bad/bounds.txt" --out "$bad/fig"
+contains "transitions bounds message" "$err" "bounds.txt:2: error: m = 8 has two bounds"
+printf '8 relu 512 256 2\n' >"$bad/above.txt"
+run 2 "transitions: r* above the grid" -- "$kr" plot transition-vs-m \
+  --transitions "$bad/above.txt" --out "$bad/fig"
+contains "transitions r* message" "$err" "above.txt:1: error:"
+printf '8 relu 16 256\n' >"$bad/short.txt"
+run 2 "transitions: four fields" -- "$kr" plot transition-vs-m \
+  --transitions "$bad/short.txt" --out "$bad/fig"
+contains "transitions fields message" "$err" "expected five fields"
 rm "$bad/"*.json "$bad/"*.txt
 nothing_in "malformed inputs write nothing" "$bad"
 

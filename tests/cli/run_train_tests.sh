@@ -133,7 +133,70 @@ assert rec["positions"] == 3
 assert ev["failing"] == rec["train"]["exact"]["failing"], (ev["failing"], rec["train"]["exact"])
 PY
 
+# --- the ood recipe on weight-4 pools (issue: the second experiment) -------------------
+# m = 8, 4,000 training and 2,000 test instances over weight-4 tokens, seed 1: relu r = 32
+# must reach an exact test accuracy of at least 0.95 and r = 2 must stay below 0.90.
+run 0 "weight-4 pools" -- "$kr" --quiet generate --m 8 --weight 4 --n 3 --mode all \
+  --train 4000 --test 2000 --seed 1 --format family --out-prefix "$work/w8"
+run 0 "ood recipe, relu r = 2 and 32, two threads" -- "$kr" --quiet --json train --recipe ood \
+  --train "$work/w8-train.family" --test "$work/w8-test.family" --feature relu --r 2,32 \
+  --seed 1 --threads 2 --out "$work/ood8"
+count=$((count + 1))
+py - "$work/ood8/report.json" <<'PY' || fail "ood recipe accuracies at m = 8"
+import json, sys
+from fractions import Fraction
+models = {m["r"]: m for m in json.load(open(sys.argv[1]))["models"]}
+acc = {r: 1 - Fraction(m["test"]["exact"]["error_rate"]) for r, m in models.items()}
+assert acc[32] >= Fraction(95, 100), acc
+assert acc[2] < Fraction(90, 100), acc
+rec = models[32]["recipe"]
+assert (rec["name"], rec["batch"], rec["bumps"], rec["frozen_constant_features"]) == \
+    ("ood", 1000, "scaled", True), rec
+assert rec["constant_query_bias"] == 0.1 and rec["init"] == "query-tokens", rec
+PY
+# Same bits on one thread (minibatch order and init are seeded per model, not per worker).
+run 0 "ood recipe on one thread" -- "$kr" --quiet train --recipe ood \
+  --train "$work/w8-train.family" --test "$work/w8-test.family" --feature relu --r 2,32 \
+  --seed 1 --threads 1 --out "$work/ood8-1"
+for f in relu-r2-s1.safetensors relu-r32-s1.safetensors relu-r32-s1.model; do
+  count=$((count + 1))
+  cmp -s "$work/ood8/$f" "$work/ood8-1/$f" || fail "ood: $f differs between 1 and 2 threads"
+done
+# --recipe witness is the default, bit for bit; an option given on the command line wins over
+# the recipe's value (--batch 0 is full batch, which the ood recipe's minibatches are not).
+run 0 "explicit witness recipe" -- "$kr" --quiet train --recipe witness --family "$family" \
+  --feature relu,square --r 2 --epochs 20 --out "$work/witness-explicit"
+run 0 "default recipe" -- "$kr" --quiet train --family "$family" \
+  --feature relu,square --r 2 --epochs 20 --out "$work/witness-default"
+for f in relu-r2-s1.safetensors square-r2-s1.safetensors; do
+  count=$((count + 1))
+  cmp -s "$work/witness-explicit/$f" "$work/witness-default/$f" || fail "--recipe witness changed $f"
+done
+run 0 "ood with full batch" -- "$kr" --quiet train --recipe ood --batch 0 --epochs 30 \
+  --train "$work/w8-train.family" --feature relu --r 4 --out "$work/ood-full"
+run 0 "ood with minibatches" -- "$kr" --quiet train --recipe ood --epochs 30 \
+  --train "$work/w8-train.family" --feature relu --r 4 --out "$work/ood-mini"
+count=$((count + 1))
+cmp -s "$work/ood-full/relu-r4-s1.safetensors" "$work/ood-mini/relu-r4-s1.safetensors" &&
+  fail "--batch 0 did not override the ood recipe's minibatches"
+count=$((count + 1))
+py - "$work/ood-full/report.json" <<'PY' || fail "--batch 0 recorded"
+import json, sys
+rec = json.load(open(sys.argv[1]))["models"][0]["recipe"]
+assert rec["batch"] == 0 and rec["name"] == "ood" and rec["steps"] <= 30, rec
+PY
+
 # --- bad parameters -------------------------------------------------------------------
+run 2 "unknown recipe" -- "$kr" train --family "$family" --recipe fast --out "$work/x"
+contains "recipe message" "$err" "--recipe must be witness or ood, not 'fast'"
+run 2 "unknown bump shape" -- "$kr" train --family "$family" --bumps round --out "$work/x"
+contains "bumps message" "$err" "--bumps must be witness or scaled"
+run 2 "negative batch" -- "$kr" train --family "$family" --batch -5 --out "$work/x"
+run 2 "huge batch" -- "$kr" train --family "$family" --batch 10000001 --out "$work/x"
+contains "batch range message" "$err" "--batch must be in 0..10000000"
+run 2 "zero constant query bias" -- "$kr" train --family "$family" --constant-query-bias 0 --out "$work/x"
+contains "constant query bias message" "$err" "--constant-query-bias must be a positive number"
+run 2 "batch not decimal" -- "$kr" train --family "$family" --batch 0x10 --out "$work/x"
 run 2 "no family" -- "$kr" train --out "$work/x"
 contains "no family message" "$err" "--family"
 run 2 "bad feature map" -- "$kr" train --family "$family" --feature tanh --out "$work/x"

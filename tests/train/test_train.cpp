@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 
 using namespace kernelrank;
 
@@ -354,4 +355,222 @@ TEST_CASE("train: the LBFGS polish starts from the best snapshot and never retur
   CHECK(plain.steps == polished.steps);
   CHECK((failing(polished) < failing(plain) ||
          (failing(polished) == failing(plain) && polished.final_loss <= plain.final_loss)));
+}
+
+namespace {
+
+// Distinct instances over weight-w tokens of width m with a random query position (the pools
+// of the OOD experiment), drawn by the test's own generator.
+Family weighted_family(std::mt19937_64& rng, int m, int w, std::size_t count) {
+  Family family{m, 3, {}};
+  std::set<std::pair<int, std::vector<Token>>> seen;
+  while (family.instances.size() < count) {
+    Instance instance;
+    for (int j = 0; j < 3; ++j) {
+      std::vector<int> bits(static_cast<std::size_t>(m), 0);
+      std::fill(bits.begin(), bits.begin() + w, 1);
+      std::shuffle(bits.begin(), bits.end(), rng);
+      Token t(m);
+      for (int i = 0; i < m; ++i) t.set(i, bits[static_cast<std::size_t>(i)] != 0);
+      instance.tokens.push_back(t);
+    }
+    instance.query = static_cast<int>(rng() % 3);
+    if (seen.insert({instance.query, instance.tokens}).second)
+      family.instances.push_back(std::move(instance));
+  }
+  return family;
+}
+
+// Pre-activation of feature row `row` of a map at token x, from the written weights.
+double pre_activation(const std::vector<double>& weight, const std::vector<double>& bias, int m,
+                      int row, const Token& x) {
+  double sum = bias[static_cast<std::size_t>(row)];
+  for (int i = 0; i < m; ++i)
+    if (x.get(i)) sum += weight[static_cast<std::size_t>(row * m + i)];
+  return sum;
+}
+
+Token complement_of(const Token& x) {
+  Token out(x.width());
+  for (int i = 0; i < x.width(); ++i) out.set(i, !x.get(i));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("train: a minibatch's forward pass equals the same rows of the whole family's") {
+  std::mt19937_64 rng(21);
+  const Family family = weighted_family(rng, 8, 4, 300);
+  const HeadWeights weights = random_head(rng, "relu", 8, 5, 8, 0);
+  const train::TorchHead head = train::from_head_weights(weights);
+  const train::FamilyTensors data = train::to_tensors(family);
+  REQUIRE(data.shared_maps);  // a whole family maps its distinct tokens once
+  torch::NoGradGuard no_grad;
+  const torch::Tensor all = train::forward(head, data, 0.0);
+  std::int64_t defined_row = 0;
+  while (std::isnan(all[defined_row].item<double>())) ++defined_row;
+  // Rows with distinct tokens (mapped slot by slot) and one row repeated (mapped once each).
+  for (const std::vector<std::int64_t>& picked :
+       {std::vector<std::int64_t>{299, 3, 150, 7, 107, 42},
+        std::vector<std::int64_t>(6, defined_row)}) {
+    const torch::Tensor rows = torch::tensor(picked, torch::kInt64);
+    const train::FamilyTensors batch = train::subset(data, rows);
+    const bool repeated = picked[0] == picked[1];
+    CHECK(batch.shared_maps == repeated);
+    // The batch's distinct tokens are the ones its 6 instances use, not the family's.
+    CHECK(batch.distinct_tokens.size(0) <= (repeated ? 3 : 18));
+    const torch::Tensor whole = all.index_select(0, rows);
+    const torch::Tensor part = train::forward(head, batch, 0.0);
+    REQUIRE(part.size(0) == 6);
+    int defined = 0;
+    for (std::int64_t i = 0; i < 6; ++i) {
+      const double a = part[i].item<double>(), b = whole[i].item<double>();
+      CAPTURE(i);
+      CAPTURE(a);
+      CAPTURE(b);
+      // A zero denominator (epsilon 0) is NaN on both sides.
+      CHECK((std::isnan(a) ? std::isnan(b) : close(a, b)));
+      defined += std::isnan(a) ? 0 : 1;
+      CHECK(batch.targets[i].item<double>() ==
+            data.targets[rows[i].item<std::int64_t>()].item<double>());
+    }
+    CHECK(defined >= 3);  // not a comparison of NaNs only
+  }
+}
+
+TEST_CASE("train: minibatches are seeded; a batch as large as the family is full batch") {
+  std::mt19937_64 rng(22);
+  const Family family = weighted_family(rng, 6, 3, 120);
+  TrainConfig config = recipe_config(Recipe::Ood);
+  config.feature = "relu";
+  config.r = 6;
+  config.epochs = 30;
+  config.batch = 50;  // 3 batches an epoch, the last of 20
+  const TrainedHead a = train_head(family, Family{6, 3, {}}, config);
+  const TrainedHead b = train_head(family, Family{6, 3, {}}, config);
+  CHECK(head_to_safetensors(a.weights) == head_to_safetensors(b.weights));
+  config.seed = 2;  // another order (and another init noise)
+  CHECK(head_to_safetensors(train_head(family, Family{6, 3, {}}, config).weights) !=
+        head_to_safetensors(a.weights));
+  config.seed = 1;
+  config.batch = 0;
+  const TrainedHead full = train_head(family, Family{6, 3, {}}, config);
+  CHECK(head_to_safetensors(full.weights) != head_to_safetensors(a.weights));
+  config.batch = 120;  // the whole family in one batch: the full-batch path, bit for bit
+  CHECK(head_to_safetensors(train_head(family, Family{6, 3, {}}, config).weights) ==
+        head_to_safetensors(full.weights));
+}
+
+TEST_CASE("train: the witness recipe is TrainConfig's defaults; ood changes what it says") {
+  const TrainConfig defaults, witness = recipe_config(Recipe::Witness),
+                              ood = recipe_config(Recipe::Ood);
+  CHECK(witness.epochs == defaults.epochs);
+  CHECK(witness.batch == 0);
+  CHECK(witness.init_noise == defaults.init_noise);
+  CHECK(witness.constant_query_bias == 1.0);
+  CHECK(!witness.freeze_constant_features);
+  CHECK(witness.bumps == BumpShape::Witness);
+  CHECK(ood.epochs == 2000);
+  CHECK(ood.batch == 1000);
+  CHECK(ood.init_noise == 0.01);
+  CHECK(ood.constant_query_bias == 0.1);
+  CHECK(ood.freeze_constant_features);
+  CHECK(ood.bumps == BumpShape::Scaled);
+  CHECK(recipe_named("ood") == Recipe::Ood);
+  CHECK(!recipe_named("OOD"));
+  CHECK(bump_shape_named("scaled") == BumpShape::Scaled);
+  CHECK(!bump_shape_named(""));
+}
+
+TEST_CASE(
+    "train: scaled relu bumps fire at the centre with width m/2; at m = 8 they are the "
+    "witness bumps") {
+  std::mt19937_64 rng(23);
+  for (const int m : {8, 12, 16}) {
+    CAPTURE(m);
+    const Family family = weighted_family(rng, m, m / 2, 40);
+    TrainConfig config;
+    config.feature = "relu";
+    config.r = 6;
+    config.epochs = 0;
+    config.init_noise = 0;
+    config.keep_best = false;
+    config.bumps = BumpShape::Scaled;
+    const HeadPositionWeights w =
+        train_head(family, Family{m, 3, {}}, config).weights.by_position[0];
+    const Instance& first = family.instances.front();
+    const Token& x = first.tokens[static_cast<std::size_t>(first.query)];  // the first centre
+    // At q = x: <2x - 1, x> - |x| + 4m/8 = m/2; one less per differing bit.
+    CHECK(pre_activation(w.query_weight, w.query_bias, m, 0, x) == m / 2.0);
+    Token near = x;
+    near.set(0, !near.get(0));
+    CHECK(pre_activation(w.query_weight, w.query_bias, m, 0, near) == m / 2.0 - 1);
+    // On the complement of x: <1 - 2x, ~x> - |x| + 2.5m/8 = m - 2|x| + 2.5m/8 = 2.5m/8.
+    CHECK(pre_activation(w.key_weight, w.key_bias, m, 0, complement_of(x)) == 2.5 * m / 8);
+    if (m == 8) {
+      config.bumps = BumpShape::Witness;
+      const HeadPositionWeights fixed =
+          train_head(family, Family{m, 3, {}}, config).weights.by_position[0];
+      CHECK(fixed.query_weight == w.query_weight);
+      CHECK(fixed.query_bias == w.query_bias);
+      CHECK(fixed.key_weight == w.key_weight);
+      CHECK(fixed.key_bias == w.key_bias);
+    }
+  }
+}
+
+TEST_CASE("train: the square bump is largest at its centre and falls with the distance") {
+  std::mt19937_64 rng(24);
+  const int m = 10;
+  const Family family = weighted_family(rng, m, 5, 40);
+  TrainConfig config = recipe_config(Recipe::Ood);
+  config.feature = "square";
+  config.r = 4;
+  config.epochs = 0;
+  config.init_noise = 0;
+  config.keep_best = false;
+  const HeadPositionWeights w = train_head(family, Family{m, 3, {}}, config).weights.by_position[0];
+  const Instance& first = family.instances.front();
+  const Token x = first.tokens[static_cast<std::size_t>(first.query)];
+  // Walk from x to its complement one bit at a time: the query pre-activation goes
+  // 1, (m-1)/m, ..., 0 (never negative, so its square falls all the way), the key
+  // pre-activation 0, 1/m, ..., 1.
+  Token walk = x;
+  double last_query = 2, last_key = -1;
+  for (int k = 0; k <= m; ++k) {
+    CAPTURE(k);
+    const double q = pre_activation(w.query_weight, w.query_bias, m, 0, walk);
+    const double z = pre_activation(w.key_weight, w.key_bias, m, 0, walk);
+    CHECK(std::fabs(q - static_cast<double>(m - k) / m) < 1e-12);
+    CHECK(std::fabs(z - static_cast<double>(k) / m) < 1e-12);
+    CHECK(q * q < last_query);
+    CHECK(z * z > last_key);
+    last_query = q * q;
+    last_key = z * z;
+    if (k < m) walk.set(k, !walk.get(k));
+  }
+  // The constant rows: query bias 0.1, key bias 1, weights 0.
+  CHECK(w.query_bias[3] == 0.1);
+  CHECK(w.key_bias[3] == 1.0);
+}
+
+TEST_CASE("train: the ood recipe keeps its constant features frozen at query bias 0.1") {
+  std::mt19937_64 rng(25);
+  const Family family = weighted_family(rng, 8, 4, 200);
+  TrainConfig config = recipe_config(Recipe::Ood);
+  config.feature = "relu";
+  config.r = 5;
+  config.epochs = 40;
+  config.batch = 64;
+  const TrainedHead trained = train_head(family, Family{8, 3, {}}, config);
+  const HeadPositionWeights& w = trained.weights.by_position.at(0);
+  for (int row = 3; row < 5; ++row) {
+    CHECK(w.query_bias[static_cast<std::size_t>(row)] == 0.1);
+    CHECK(w.key_bias[static_cast<std::size_t>(row)] == 1.0);
+    for (int i = 0; i < 8; ++i) {
+      CHECK(w.query_weight[static_cast<std::size_t>(row * 8 + i)] == 0.0);
+      CHECK(w.key_weight[static_cast<std::size_t>(row * 8 + i)] == 0.0);
+    }
+  }
+  CHECK(trained.steps == 40);
 }

@@ -12,6 +12,7 @@
 #include "kernelrank/models/model.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,12 @@ struct EvalReport {
 };
 
 EvalReport evaluate_family(const Model& model, const Family& family, const EvalOptions& options);
+
+// The same, showing each instance's outcome (index into family.instances, in order) to
+// `observe` as it is computed, so that a caller needing every outcome evaluates each once.
+using OutcomeObserver = std::function<void(std::size_t, const InstanceOutcome&)>;
+EvalReport evaluate_family(const Model& model, const Family& family, const EvalOptions& options,
+                           const OutcomeObserver& observe);
 
 // All length-n sequences over `universe` (n >= 1), every query of the mode.
 EvalReport evaluate_token_set(const Model& model, const std::vector<Token>& universe, int n,

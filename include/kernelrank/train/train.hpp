@@ -18,6 +18,15 @@
 
 namespace kernelrank {
 
+// The shape of the data-informed bump features (initialisation.cpp):
+// * Witness: query pre-activation <2x - 1, q> - |x| + 4, key <1 - 2x, z> - |x| + 2.5 (fixed
+//   widths, tuned on the m = 24 witness family), squared as they are for square heads;
+// * Scaled: relu widths 4 m/8 and 2.5 m/8 (the same at m = 8; each bump fires on a similar
+//   share of the tokens at every width); square heads get the square bump
+//   ((m - d(q, x)) / m)^2 and (d(z, x) / m)^2, whose affine part never changes sign on the
+//   cube, so the square is largest at the centre (or its complement) and falls with distance.
+enum class BumpShape { Witness, Scaled };
+
 struct TrainConfig {
   std::string feature = "relu";  // relu | square | softmax
   int r = 8;                     // features (softmax: ignored, scores are m-dimensional)
@@ -37,6 +46,11 @@ struct TrainConfig {
   // so that every denominator starts positive; frozen ones keep those values.
   int constant_features = 2;
   bool freeze_constant_features = false;
+  double constant_query_bias = 1.0;  // the constant features' query bias (key bias 1)
+  BumpShape bumps = BumpShape::Witness;
+  // Minibatch size: each epoch visits the training family once in a seeded order (portable,
+  // from the seed), in batches of this many; 0, or at least the family's size: full batch.
+  std::size_t batch = 0;
   // "default" (query-tokens for relu/square, l5 for softmax), "random", "query-tokens",
   // "instance-tokens", "l5" (softmax), or "model" with init_weights set (--init model:PATH).
   std::string init = "default";
@@ -46,9 +60,20 @@ struct TrainConfig {
   bool keep_best = true;    // return the snapshot with the fewest float failures (then loss)
 };
 
+// Named presets of TrainConfig (docs/cli.md#train, "Recipes"): `witness` is TrainConfig's
+// defaults (full batch, fixed bump widths); `ood` is the recipe for pools of random tokens
+// (scaled bumps, minibatches of 1,000, 2,000 steps, frozen constant features with query bias
+// 0.1, noise 0.01).
+enum class Recipe { Witness, Ood };
+TrainConfig recipe_config(Recipe recipe);
+std::optional<Recipe> recipe_named(const std::string& name);
+std::string to_string(Recipe recipe);
+std::optional<BumpShape> bump_shape_named(const std::string& name);
+std::string to_string(BumpShape shape);
+
 // Loss and float accuracy after an epoch, for progress display.
 struct EpochStatus {
-  int epoch = 0;
+  int epoch = 0;  // the step (with minibatches, loss and accuracy are the batch's)
   double loss = 0;
   double float_accuracy = 0;
 };
@@ -67,7 +92,8 @@ struct TrainedHead {
 // True when this build can train (it was configured with libtorch).
 bool training_available();
 
-// Full-batch Adam on the configured loss over the training family. Deterministic for a given
+// Adam on the configured loss over the training family (full batch, or minibatches of
+// config.batch). Deterministic for a given
 // configuration: the initial weights come from a portable seeded generator, and each model
 // trains on one thread. `test` may be empty. `on_epoch` (may be empty) sees progress.
 TrainedHead train_head(const Family& train, const Family& test, const TrainConfig& config,
