@@ -24,6 +24,13 @@ using namespace kernelrank;
 
 namespace {
 
+// A multi-head text through the opener, which recognises its form (text or JSON).
+MultiHeadModel parse_multi(const std::string& name, const std::string& text) {
+  OpenedModel opened = open_model(model_file_from_bytes(name, text));
+  REQUIRE(opened.multi_head.has_value());
+  return std::move(*opened.multi_head);
+}
+
 constexpr int kM = 2;  // tokens 0..3, token i = Token::from_index(2, i)
 constexpr int kU = 4;
 constexpr int kN = 3;
@@ -230,7 +237,7 @@ std::size_t raw_rank(const RawHead& raw, int positions) {
 
 std::size_t error_line(const std::string& text) {
   try {
-    parse_multi_head_model("f.model", text);
+    parse_multi("f.model", text);
   } catch (const InputError& e) {
     return e.line();
   }
@@ -238,7 +245,7 @@ std::size_t error_line(const std::string& text) {
 }
 std::string error_text(const std::string& text) {
   try {
-    parse_multi_head_model("f.model", text);
+    parse_multi("f.model", text);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -388,7 +395,7 @@ TEST_CASE("multi-head: text round trip") {
       {tabular_of(raw_tabular()), features_head(), tabular_of(raw_positional(), kN)});
   const std::string text = multi_head_text(model);
   CHECK(is_multi_head_contents(text));
-  const MultiHeadModel back = parse_multi_head_model("round.model", text);
+  const MultiHeadModel back = parse_multi("round.model", text);
   REQUIRE(back.head_count() == 3);
   CHECK(multi_head_text(back) == text);
   CHECK(back.head(1).feature_count() == 1);
@@ -406,7 +413,7 @@ TEST_CASE("multi-head: text round trip") {
   const std::string path = "test_multi_head_round.model";
   std::ofstream(path) << text;
   CHECK(read_model_file(path).kind == ModelFileKind::MultiHead);
-  CHECK(read_multi_head_model(path).head_count() == 3);
+  CHECK(open_model(path).multi_head->head_count() == 3);
   std::ofstream(path) << tabular_model_to_text(
       dynamic_cast<const TabularModel&>(*tabular_of(raw_tabular())));
   CHECK(read_model_file(path).kind == ModelFileKind::Text);
@@ -418,7 +425,7 @@ TEST_CASE("multi-head: text round trip") {
 }
 
 TEST_CASE("multi-head: malformed text files name the real line") {
-  const MultiHeadModel ok = parse_multi_head_model("f.model", kTwoHeads);
+  const MultiHeadModel ok = parse_multi("f.model", kTwoHeads);
   CHECK(ok.head_count() == 2);
   // (1,1): y = 0 + 1/3.
   const InstanceOutcome o = evaluate_multi_head_instance(ok, [] {
@@ -471,7 +478,7 @@ TEST_CASE("multi-head: the JSON form") {
       " \"heads\": [" +
       head1 + ",\n " + head2 + "]}\n";
   CHECK(is_multi_head_contents(doc));
-  const MultiHeadModel model = parse_multi_head_model("f.json", doc);
+  const MultiHeadModel model = parse_multi("f.json", doc);
   REQUIRE(model.head_count() == 2);
   Instance i;
   i.tokens = {parse_token("01"), parse_token("01")};
@@ -494,15 +501,13 @@ TEST_CASE("multi-head: the JSON form") {
   CHECK_FALSE(model.head(1).declared_class());
   const std::string declared = replace(doc, "\"tokens\": [\"01\", \"11\"]",
                                        "\"class\": \"NK\", \"tokens\": [\"01\", \"11\"]");
-  CHECK(parse_multi_head_model("f.json", declared).head(1).declared_class() ==
-        ModelClass::NonnegativeKernel);
+  CHECK(parse_multi("f.json", declared).head(1).declared_class() == ModelClass::NonnegativeKernel);
   const std::string negative = replace(declared, "[\"2\", 1]", "[\"2\", -1]");
   CHECK(error_text(negative).find("heads[1].class: the head declares class NK") !=
         std::string::npos);
   CHECK(error_line(negative) == 4);
   const std::string signed_head = replace(negative, "\"class\": \"NK\"", "\"class\": \"signed\"");
-  CHECK(parse_multi_head_model("f.json", signed_head).head(1).declared_class() ==
-        ModelClass::Signed);
+  CHECK(parse_multi("f.json", signed_head).head(1).declared_class() == ModelClass::Signed);
   CHECK(error_text(replace(declared, "\"NK\"", "\"nk?\"")).find("heads[1].class: expected") !=
         std::string::npos);
 }

@@ -1,6 +1,7 @@
 // The min-rank sweep for signed and multi-head models (issue 15): splits, the exact
 // re-verification's negative controls, the padded upper bound, and a small search.
 #include "kernelrank/eval/multi_head_eval.hpp"
+#include "kernelrank/models/head_opener.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/multi_head.hpp"
 #include "kernelrank/models/multi_head_io.hpp"
@@ -113,7 +114,7 @@ TEST_CASE("the padded upper bound is a verified multi-head model of the cube") {
     std::ofstream out(path);
     out << open_model_text(row, "test");
   }
-  const MultiHeadModel model = read_multi_head_model(path.string());
+  const MultiHeadModel model = *open_model(path.string()).multi_head;
   CHECK(model.head_count() == 2);
   const EvalReport report = evaluate_multi_head_cube(model, 2, 3, EvalOptions{});
   CHECK(report.instances == 64);
@@ -145,7 +146,7 @@ TEST_CASE("every shipped open-question model solves its cube exactly with its fe
     const int m = std::stoi(name.substr(name.find("-m") + 2));
     ++seen;
     if (entry.path().extension() == ".multihead") {
-      const MultiHeadModel model = read_multi_head_model(entry.path().string());
+      const MultiHeadModel model = *open_model(entry.path().string()).multi_head;
       const EvalReport report = evaluate_multi_head_cube(model, m, 3, EvalOptions{});
       CHECK(report.instances == Integer(1) << (3 * m));
       CHECK(report.solves());

@@ -307,7 +307,7 @@ TEST_CASE("safetensors: head_to_safetensors reads back as parametric_model_from_
   CHECK(read->kernel(tok("01"), tok("11"), 0, 0) == 0);
 
   // Position dependent, square: position 2 doubles the query weights.
-  weights.activation = "square";
+  weights.activation = FeatureMap::Square;
   weights.positions = 2;
   weights.by_position.push_back(weights.by_position[0]);
   for (double& w : weights.by_position[1].query_weight) w *= 2;
@@ -321,7 +321,7 @@ TEST_CASE("safetensors: head_to_safetensors reads back as parametric_model_from_
 
 TEST_CASE("safetensors: the weights form refuses what the file form refuses") {
   HeadWeights weights = small_head();
-  weights.activation = "softmax";
+  weights.activation = FeatureMap::Softmax;
   weights.temperature = 0.5;
   CHECK_THROWS_AS(parametric_model_from_weights(weights), UsageError);
   const std::string softmax = head_to_safetensors(weights);
@@ -347,8 +347,11 @@ TEST_CASE("safetensors: the weights form refuses what the file form refuses") {
   weights.temperature = 1;
   CHECK_THROWS_AS(head_to_safetensors(weights), std::invalid_argument);
   weights = small_head();
-  weights.activation = "gelu";
-  CHECK_THROWS_AS(head_to_safetensors(weights), std::invalid_argument);
+  weights.activation = FeatureMap::Taylor2;  // rational, but not a kernelrank-head activation
+  CHECK_THROWS_WITH_AS(
+      head_to_safetensors(weights),
+      "HeadWeights: activation \"taylor2\" is not relu, square, identity or softmax",
+      std::invalid_argument);
 }
 
 TEST_CASE("safetensors: parametric_model_to_text reads back equal and rewrites the same") {

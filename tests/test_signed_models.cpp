@@ -417,7 +417,7 @@ TEST_CASE("signed: the L2 counterexample of docs/open-questions.md") {
 
 TEST_CASE("signed: identity heads in safetensors are kind=parametric, with positions") {
   HeadWeights weights;
-  weights.activation = "identity";
+  weights.activation = FeatureMap::Identity;
   weights.m = 2;
   weights.r = 1;
   weights.d = 1;

@@ -2,9 +2,14 @@
 // (docs/bounds.md, "Past the ceiling"): certify_pool with the subset search and swaps, exactly
 // as `kernelrank bound` calls it, but for each code separately (bound keeps only the best).
 //
+//   cmake --build build-codes --target kernelrank_bounds kernelrank_eval kernelrank_models
+//       kernelrank_core kernelrank_check_lib                   (one command line)
 //   g++ -O2 -std=c++20 -Iinclude -o /tmp/structured_code_bounds
-//       scripts/research/structured_code_bounds.cpp build-codes/libkernelrank_core.a -lgmp
-//   /tmp/structured_code_bounds 24 25 32 33 34 35 44 48      (one command line above)
+//       scripts/research/structured_code_bounds.cpp build-codes/libkernelrank_bounds.a
+//       build-codes/libkernelrank_eval.a build-codes/libkernelrank_models.a
+//       build-codes/libkernelrank_core.a build-codes/src/check/libkernelrank_check_lib.a
+//       -lgmp                                                  (one command line)
+//   /tmp/structured_code_bounds 24 25 32 33 34 35 44 48
 // A second argument "max=N" caps the codes (default 100000, as in bound_search.cpp).
 #include "kernelrank/bounds/bound_search.hpp"
 #include "kernelrank/core/rational.hpp"

@@ -16,6 +16,7 @@ namespace kernelrank {
 namespace {
 
 const char* const kInMemory = "<certificate in memory>";
+const char* const kNothingWritten = " (a bug; nothing was written)";
 
 std::atomic<std::uint64_t> runs{0};
 
@@ -23,16 +24,24 @@ CheckerVerdict verdict_of(const krcheck::CheckResult& result, const std::ostring
   CheckerVerdict verdict;
   verdict.verified = result.status == krcheck::Status::verified;
   verdict.bound = result.bound;
+  verdict.claim = result.claim;
   verdict.diagnostics = err.str();
   return verdict;
 }
 
-void require(const CheckerVerdict& verdict) {
+// Why the gate refuses `verdict` on a draft claiming `claim`; empty when it accepts. The
+// checker already refuses a stated claim above its bound; a claim below it, or a producer
+// claiming another number than the text states, would show the user a number the
+// certificate does not carry.
+std::string refusal(const CheckerVerdict& verdict, const Integer& claim) {
   if (!verdict.verified)
-    throw InternalError(
-        "kernelrank-check refuses the certificate the producer made (a bug; nothing was "
-        "written): " +
-        verdict.diagnostics);
+    return "kernelrank-check refuses the certificate the producer made" +
+           std::string(kNothingWritten) + ": " + verdict.diagnostics;
+  if (verdict.bound != claim.str() || verdict.claim != claim.str())
+    return "the producer claims r >= " + claim.str() +
+           ", but kernelrank-check verifies r >= " + verdict.bound +
+           " (the certificate states r >= " + verdict.claim + ")" + kNothingWritten;
+  return std::string();
 }
 
 }  // namespace
@@ -52,11 +61,6 @@ CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyIn
       err);
 }
 
-void require_checker_verified(const std::string& text, const std::optional<FamilyInput>& family,
-                              int threads) {
-  require(run_checker(text, family, threads));
-}
-
 std::string checker_shard(const std::string& text, std::uint64_t index, std::uint64_t count,
                           int threads) {
   std::istringstream cert(text);
@@ -67,15 +71,35 @@ std::string checker_shard(const std::string& text, std::uint64_t index, std::uin
   const krcheck::CheckResult result = krcheck::check_certificate(
       krcheck::NamedInput{kInMemory, &cert}, std::nullopt, out, err, options);
   if (result.partial.empty())
-    throw InternalError(
-        "kernelrank-check refuses shard " + std::to_string(index) + "/" + std::to_string(count) +
-        " of the certificate the producer made (a bug; nothing was written): " + err.str());
+    throw InternalError("kernelrank-check refuses shard " + std::to_string(index) + "/" +
+                        std::to_string(count) + " of the certificate the producer made" +
+                        kNothingWritten + ": " + err.str());
   return result.partial;
 }
 
-void require_checker_merge_verified(const std::string& text,
-                                    const std::vector<std::string>& partials) {
-  std::istringstream cert(text);
+std::string family_digest_hex(const std::string& bytes) {
+  return krcheck::to_hex(krcheck::sha256(bytes));
+}
+
+GateOutcome try_verify_certificate(CertificateDraft draft, int threads) {
+  const CheckerVerdict verdict = run_checker(draft.text, draft.family, threads);
+  GateOutcome outcome;
+  outcome.refusal = refusal(verdict, draft.claim);
+  if (outcome.refusal.empty())
+    outcome.certificate =
+        VerifiedCertificate(std::move(draft.text), std::move(draft.family), Integer(verdict.bound));
+  return outcome;
+}
+
+VerifiedCertificate verify_certificate(CertificateDraft draft, int threads) {
+  GateOutcome outcome = try_verify_certificate(std::move(draft), threads);
+  if (!outcome.certificate) throw InternalError(outcome.refusal);
+  return std::move(*outcome.certificate);
+}
+
+VerifiedCertificate verify_merged_certificate(CertificateDraft draft,
+                                              const std::vector<std::string>& partials) {
+  std::istringstream cert(draft.text);
   std::vector<std::istringstream> streams;
   streams.reserve(partials.size());
   std::vector<krcheck::NamedInput> inputs;
@@ -84,18 +108,11 @@ void require_checker_merge_verified(const std::string& text,
     inputs.push_back(krcheck::NamedInput{"<checker shard " + std::to_string(k + 1) + " in memory>",
                                          &streams[k]});
   std::ostringstream out, err;
-  require(verdict_of(
-      krcheck::merge_partials(krcheck::NamedInput{kInMemory, &cert}, inputs, out, err), err));
-}
-
-std::string family_digest_hex(const std::string& bytes) {
-  return krcheck::to_hex(krcheck::sha256(bytes));
-}
-
-VerifiedCertificate verify_certificate(std::string text, std::optional<FamilyInput> family,
-                                       int threads) {
-  require(run_checker(text, family, threads));
-  return VerifiedCertificate(std::move(text), std::move(family));
+  const CheckerVerdict verdict = verdict_of(
+      krcheck::merge_partials(krcheck::NamedInput{kInMemory, &cert}, inputs, out, err), err);
+  if (const std::string why = refusal(verdict, draft.claim); !why.empty()) throw InternalError(why);
+  return VerifiedCertificate(std::move(draft.text), std::move(draft.family),
+                             Integer(verdict.bound));
 }
 
 std::string write_verified_certificate(const std::string& path,
@@ -106,11 +123,6 @@ std::string write_verified_certificate(const std::string& path,
   return "certificate written to " + path +
          " (verified in memory by the checker; check it with: kernelrank-check " + path +
          (certificate.family() ? " " + certificate.family()->path : std::string()) + ")\n";
-}
-
-std::string write_verified_certificate(const std::string& path, const std::string& text,
-                                       const std::optional<FamilyInput>& family) {
-  return write_verified_certificate(path, verify_certificate(text, family));
 }
 
 std::uint64_t checker_runs() { return runs.load(std::memory_order_relaxed); }

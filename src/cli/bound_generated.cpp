@@ -50,7 +50,9 @@ nlohmann::json identity(const GeneratedArgs& args, const std::vector<std::uint64
           {"drops", drop_list}};
 }
 
-nlohmann::json report_json(const GeneratedArgs& args, const GeneratedBound& bound) {
+// `certified`: the checker's bound, which the gate made sure equals bound.bound.
+nlohmann::json report_json(const GeneratedArgs& args, const GeneratedBound& bound,
+                           const Integer& certified) {
   nlohmann::json gaps = nlohmann::json::object();
   for (int x = 0; x <= bound.rows.weight; ++x) {
     const std::uint64_t c = bound.counts.by_intersection[static_cast<std::size_t>(x)];
@@ -60,7 +62,7 @@ nlohmann::json report_json(const GeneratedArgs& args, const GeneratedBound& boun
   for (std::uint64_t d : bound.drops) drops.push_back(d + 1);
   return {{"m", args.task.m},
           {"n", args.task.n},
-          {"bound", bound.bound.str()},
+          {"bound", certified.str()},
           {"source", "generated"},
           {"rule", "trace-uniform"},
           {"class", args.task.positive_features ? "PF" : "NK"},
@@ -77,12 +79,13 @@ nlohmann::json report_json(const GeneratedArgs& args, const GeneratedBound& boun
           {"precision", bound.precision}};
 }
 
-std::string report_text(const GeneratedArgs& args, const GeneratedBound& bound) {
+std::string report_text(const GeneratedArgs& args, const GeneratedBound& bound,
+                        const Integer& certified) {
   const GeneratedRows& rows = bound.rows;
   std::string text = "certified lower bound for T(" + std::to_string(args.task.m) + "," +
                      std::to_string(args.task.n) + "), class " +
-                     (args.task.positive_features ? "PF" : "NK") +
-                     ":\n  r >= " + bound.bound.str() + " (generated rows)\n";
+                     (args.task.positive_features ? "PF" : "NK") + ":\n  r >= " + certified.str() +
+                     " (generated rows)\n";
   text += "rows: " + std::to_string(rows.count) + " random weight-" + std::to_string(rows.weight) +
           " words (SplitMix64, seed " + std::to_string(rows.seed) + "), complement queries; " +
           std::to_string(bound.drops.size()) + " dropped for a gap below 2, " +
@@ -94,7 +97,7 @@ std::string report_text(const GeneratedArgs& args, const GeneratedBound& bound) 
       "R_" +
       std::to_string(args.task.n) + "(G_ij)^-2\n";
   text += "  Sigma = " + to_decimal(bound.sigma, 6) + ", T = " + to_decimal(bound.value, 6) +
-          ", so r >= floor(T) + 1 = " + bound.bound.str() + "\n";
+          ", so r >= floor(T) + 1 = " + certified.str() + "\n";
   text += "  gaps G_ij = " + std::to_string(rows.weight) + " - |c_i AND c_j| over ordered pairs:\n";
   const AmplificationTable table(rows.n, rows.weight);
   for (int x = rows.weight; x >= 0; --x) {
@@ -107,14 +110,15 @@ std::string report_text(const GeneratedArgs& args, const GeneratedBound& bound) 
   return text;
 }
 
-// `text` has passed the checker's library (the gate) before this writes or reports it.
+// Reports and writes what the gate accepted; every "r >=" shown is the checker's number.
 int finish(const GeneratedArgs& args, const GlobalOptions& global, const GeneratedBound& bound,
-           const std::string& text) {
-  nlohmann::json json = report_json(args, bound);
-  std::string human = report_text(args, bound);
+           const VerifiedCertificate& certificate) {
+  const Integer& certified = certificate.bound();
+  nlohmann::json json = report_json(args, bound, certified);
+  std::string human = report_text(args, bound, certified);
   int exit_code = kExitOk;
   if (args.r >= 0) {
-    const bool ruled_out = Integer(args.r) < bound.bound;
+    const bool ruled_out = Integer(args.r) < certified;
     json["r"] = args.r;
     json["r_ruled_out"] = ruled_out;
     human += ruled_out ? "r = " + std::to_string(args.r) + " is ruled out\n"
@@ -122,7 +126,7 @@ int finish(const GeneratedArgs& args, const GlobalOptions& global, const Generat
     if (!ruled_out) exit_code = kExitNegative;
   }
   if (!args.cert.empty()) {
-    write_file_atomically(args.cert, text);
+    (void)write_verified_certificate(args.cert, certificate);
     human += "certificate written to " + args.cert + " (verified by the checker's library)\n";
     json["certificate"] = args.cert;
   }
@@ -133,9 +137,10 @@ int finish(const GeneratedArgs& args, const GlobalOptions& global, const Generat
 int conclude_and_finish(const GeneratedArgs& args, const GlobalOptions& global,
                         std::vector<std::uint64_t> drops, PairCounts counts) {
   const GeneratedBound bound = conclude_generated(args.rows, std::move(drops), std::move(counts));
-  const std::string text = generated_certificate(args.task, bound);
-  require_checker_verified(text, std::nullopt, resolve_threads(args.threads));
-  return finish(args, global, bound, text);
+  const VerifiedCertificate certificate = verify_certificate(
+      CertificateDraft{generated_certificate(args.task, bound), std::nullopt, bound.bound},
+      resolve_threads(args.threads));
+  return finish(args, global, bound, certificate);
 }
 
 int run_mpi(const GeneratedArgs& args, const GlobalOptions& global) {
@@ -160,8 +165,9 @@ int run_mpi(const GeneratedArgs& args, const GlobalOptions& global) {
   const std::vector<std::string> partials = mpi.gather_at_root(
       checker_shard(text, shard.index, shard.count, resolve_threads(args.threads)));
   if (!mpi.root()) return kExitOk;
-  require_checker_merge_verified(text, partials);
-  return finish(args, global, bound, text);
+  const VerifiedCertificate certificate = verify_merged_certificate(
+      CertificateDraft{std::move(text), std::nullopt, bound.bound}, partials);
+  return finish(args, global, bound, certificate);
 }
 
 }  // namespace

@@ -159,7 +159,7 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
                    : s == BoundSource::Dependence ? "dependence"
                                                   : "inherit";
   }
-  json["bound"] = sourced.best.bound.str();
+  json["bound"] = sourced.best.certificate.bound().str();  // the checker's number
   json["source"] = to_string(sourced.best.source);
   json["source_detail"] = sourced.best.description;
   if (!sourced.best.blocks.empty()) json["blocks"] = sourced.best.blocks;
@@ -173,10 +173,23 @@ nlohmann::json sourced_json(const SourcedBound& sourced, int m, int n) {
   return json;
 }
 
-// --only-code: the code source's candidate as the winner; false when it gave no bound.
+// A better candidate the gate refused is a bug in its source, not a reason to stop: the
+// user is told on stderr, and the bound is the best the checker accepted.
+void warn_refused(const SourcedBound& sourced) {
+  for (const RefusedCandidate& r : sourced.refused)
+    std::cerr << "kernelrank: warning: the " << to_string(r.source)
+              << " source's certificate (r >= " << r.claim.str()
+              << ") was refused, the next source is used: " << r.refusal << "\n";
+}
+
+// --only-code: the code source's candidate as the winner, through the gate unless it won
+// already; false when it gave no bound.
 bool keep_code_source_only(SourcedBound& sourced) {
-  for (const SourcedCandidate& c : sourced.candidates)
+  for (const RefusedCandidate& r : sourced.refused)
+    if (r.source == BoundSource::Code) throw InternalError(r.refusal);
+  for (SourcedCandidate& c : sourced.candidates)
     if (c.source == BoundSource::Code) {
+      certify_candidate(c);
       sourced.best = c;
       std::erase_if(sourced.candidates,
                     [](const SourcedCandidate& d) { return d.source != BoundSource::Code; });
@@ -188,6 +201,7 @@ bool keep_code_source_only(SourcedBound& sourced) {
 int run_single(const BoundArgs& args, const GlobalOptions& global) {
   const CertificateTask task = certificate_task(args, args.m);
   SourcedBound sourced = best_certified_bound(task, search_options(args, args.m, global.quiet));
+  if (!args.only_code) warn_refused(sourced);
   if (args.only_code && !keep_code_source_only(sourced)) {
     const std::string reason =
         sourced.code ? "no bound above r >= 1" : "no bound (" + sourced.code_reason + ")";
@@ -196,7 +210,7 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
              std::to_string(args.n) + ")\n");
     return kExitNegative;
   }
-  const Integer& bound = sourced.best.bound;
+  const Integer& bound = sourced.best.certificate.bound();  // the checker's number
   std::string human = "certified lower bound for T(" + std::to_string(args.m) + "," +
                       std::to_string(args.n) + "), class " + args.model_class +
                       (args.position_dependent ? ", position-dependent maps" : "") +
@@ -242,13 +256,15 @@ int run_table(const BoundArgs& args, const GlobalOptions& global, const CLI::App
   for (int m = args.m_min; m <= args.m_max; ++m) {
     const SourcedBound sourced =
         best_certified_bound(certificate_task(args, m), search_options(args, m, global.quiet));
+    warn_refused(sourced);
     const bool code_wins = sourced.best.source == BoundSource::Code;
     const std::string source = code_wins ? "code, " + to_string(sourced.code->bound.rule) + " rule"
                                          : to_string(sourced.best.source);
     char line[512];
     std::snprintf(
-        line, sizeof line, " %3d | %6s | %-24s | %5s | %s\n", m, sourced.best.bound.str().c_str(),
-        source.c_str(), code_wins ? std::to_string(sourced.code->bound.rows).c_str() : "-",
+        line, sizeof line, " %3d | %6s | %-24s | %5s | %s\n", m,
+        sourced.best.certificate.bound().str().c_str(), source.c_str(),
+        code_wins ? std::to_string(sourced.code->bound.rows).c_str() : "-",
         code_wins ? sourced.code->best.construction.c_str() : sourced.best.description.c_str());
     human += line;
     nlohmann::json row = sourced_json(sourced, m, args.n);

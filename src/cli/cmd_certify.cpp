@@ -76,7 +76,19 @@ std::vector<FamilyStep> baseline_steps(const std::string& path, const Family& fa
 int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
   const std::string bytes = read_file_checked(args.family);
   const Family family = parse_family(args.family, bytes);
-  const FamilyBound bound = certify_family(family, args.position_dependent);
+  FamilyBound bound = certify_family(family, args.position_dependent);
+  // With --cert the gate checks the certificate first, and the bound shown is the checker's.
+  VerifiedCertificate certificate;
+  if (bound.found && !args.cert.empty()) {
+    CertificateTask task;
+    task.m = family.m;
+    task.n = family.n;
+    task.position_dependent = args.position_dependent;
+    certificate = verify_certificate(CertificateDraft{
+        family_certificate(task, sha256_hex(bytes), "certify " + args.family, bound),
+        FamilyInput{args.family, bytes}, bound.bound.bound});
+    bound.bound.bound = certificate.bound();
+  }
   std::string human = "family " + args.family + ": " + std::to_string(family.instances.size()) +
                       " instances, m=" + std::to_string(family.m) +
                       ", n=" + std::to_string(family.n) + "\n";
@@ -103,14 +115,8 @@ int run_certify(const CertifyArgs& args, const GlobalOptions& global) {
     json["lost_steps"] = lost_json;
     json["lost_steps_count"] = lost.size();
   }
-  if (bound.found && !args.cert.empty()) {
-    CertificateTask task;
-    task.m = family.m;
-    task.n = family.n;
-    task.position_dependent = args.position_dependent;
-    human += write_verified_certificate(
-        args.cert, family_certificate(task, sha256_hex(bytes), "certify " + args.family, bound),
-        FamilyInput{args.family, bytes});
+  if (!certificate.empty()) {
+    human += write_verified_certificate(args.cert, certificate);
     json["certificate"] = args.cert;
   }
   emit(global, json, human);

@@ -9,7 +9,6 @@
 #include "core/atomic_write.hpp"
 #include "kernelrank/bounds/counterexample.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/head_opener.hpp"
 #include "kernelrank/models/model_io.hpp"
 
 #include <memory>
@@ -28,24 +27,18 @@ struct CounterexampleArgs {
 
 int run_counterexample(const CounterexampleArgs& args, const GlobalOptions& global) {
   // Several heads: no proof-guided path (L2 needs a single NK head), an exhaustive search.
-  std::optional<OpenedModel> opened;
-  if (!args.model.file.empty()) {
-    const ModelFile file = read_model_file(args.model.file);
-    if (file.kind == ModelFileKind::MultiHead) {
-      MultiHeadEvalRequest request;
-      request.model_file = args.model.file;
-      request.family = args.family;
-      request.m = args.m;
-      request.n = args.n;
-      return run_multi_head_counterexample(request, file, args.out, global);
-    }
-    OpenOptions single;
-    single.multi_head = false;
-    opened = open_model(file, single);
+  HeadRequest request = head_request(args.model);
+  request.multi_head = true;
+  HeadSource head = open_head(std::move(request));
+  if (head.kind() == HeadKind::MultiHead) {
+    MultiHeadEvalRequest multi;
+    multi.model_file = args.model.file;
+    multi.family = args.family;
+    multi.m = args.m;
+    multi.n = args.n;
+    return run_multi_head_counterexample(multi, *head.file(), args.out, global);
   }
-  const auto load = [&](int m, int n) {
-    return opened ? take_exact_model(args.model, *opened, m) : load_model(args.model, m, n);
-  };
+  const auto load = [&](int m, int n) { return head.take_exact(m, n); };
   std::unique_ptr<Model> model;
   Counterexample result;
   std::string task;

@@ -11,24 +11,16 @@
 #include "report_output.hpp"
 
 #include "core/atomic_write.hpp"
-#include "kernelrank/core/code.hpp"
+#include "kernelrank/app/evaluation.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/resource_limits.hpp"
-#include "kernelrank/core/text_input.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
-#include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/head_layouts.hpp"
-#include "kernelrank/models/head_opener.hpp"
 #include "kernelrank/models/model_io.hpp"
 
-#include <fstream>
-#include <functional>
-#include <iterator>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 namespace kernelrank::cli {
 namespace {
@@ -61,19 +53,6 @@ struct MergeArgs {
   std::vector<std::string> partials;
 };
 
-bool same_result(const EvalReport& a, const EvalReport& b) {
-  return a.instances == b.instances && a.failing == b.failing && a.undefined == b.undefined &&
-         a.max_error == b.max_error;
-}
-
-// The bytes of a file as they are (model files may be binary safetensors).
-std::string file_bytes(const std::string& path) {
-  if (const auto why = irregular_file(path)) throw InputError(path, 0, *why);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot open the file");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // What eval prints around the report; a merge prints the same from the partials' identity.
 int print_report(const GlobalOptions& global, const std::string& task,
                  const std::string& description, const std::string& model_class,
@@ -92,38 +71,37 @@ int print_report(const GlobalOptions& global, const std::string& task,
   return report.solves() ? kExitOk : kExitNegative;
 }
 
-Integer power_of(std::uint64_t base, int exponent) {
-  Integer result = 1;
-  for (int i = 0; i < exponent; ++i) result *= base;
-  return result;
+// The --model/--builtin options with --layout and --feature-map, for every kind of head.
+HeadRequest eval_head_request(const EvalArgs& args) {
+  HeadRequest request = head_request(args.model);
+  if (!args.layout.empty()) request.layout = parse_head_layout(args.layout);
+  if (!args.feature_map.empty()) request.feature_map = parse_feature_map(args.feature_map);
+  request.ball_heads = true;
+  request.multi_head = true;
+  return request;
 }
 
-// The --model file opened once (models/head_opener.hpp), with --layout and --feature-map;
-// nullopt for a built-in.
-std::optional<OpenedModel> open_model_file(const EvalArgs& args, const ModelFile* file) {
-  const bool options_given = !args.layout.empty() || !args.feature_map.empty();
-  if (file == nullptr || file->kind != ModelFileKind::Safetensors) {
-    if (options_given)
-      throw UsageError(
-          "--layout and --feature-map apply to safetensors heads (--model FILE.safetensors)");
-    if (file == nullptr) return std::nullopt;
+// The plan of app/evaluation.hpp; --shard/--partial/--mpi checked here.
+EvalPlan eval_plan(const EvalArgs& args, std::optional<MpiSession>& mpi) {
+  EvalPlan plan;
+  plan.family = args.family;
+  plan.tokens = args.tokens;
+  plan.m = args.m;
+  plan.n = args.n;
+  plan.method = args.cross_check   ? EvalMethod::CrossCheck
+                : args.profiles    ? EvalMethod::Profiles
+                : args.brute_force ? EvalMethod::BruteForce
+                                   : EvalMethod::Auto;
+  plan.max_profile_work = args.max_profile_work;
+  if (args.precision_given) {
+    plan.precision = args.precision;
+    plan.max_precision = args.max_precision;
   }
-  OpenOptions open;
-  if (!args.layout.empty()) open.read.layout = parse_head_layout(args.layout);
-  if (!args.feature_map.empty()) open.read.feature_map = parse_feature_map(args.feature_map);
-  open.ball_heads = true;
-  open.multi_head = false;
-  return open_model(*file, open);
-}
-
-// Options shared by every path; --shard/--partial/--mpi checked here.
-EvalOptions eval_options(const EvalArgs& args, std::optional<MpiSession>& mpi) {
-  EvalOptions options;
+  EvalOptions& options = plan.options;
   options.mode = parse_query_mode(args.mode);
   options.max_failures = args.failures;
   options.instance_limit = args.max_instances;
   options.threads = resolve_threads(args.threads);
-  if (args.n < 1) throw UsageError("--n must be at least 1");
   if (!args.shard.empty()) {
     options.shard = parse_shard(args.shard);
     if (args.partial.empty())
@@ -140,119 +118,14 @@ EvalOptions eval_options(const EvalArgs& args, std::optional<MpiSession>& mpi) {
     throw UsageError(
         "--cross-check cannot be combined with --shard/--partial; cross-check the merged run "
         "instead");
-  return options;
-}
-
-// An exact evaluation: the model, what it did and on which task.
-struct ExactRun {
-  std::unique_ptr<Model> model;
-  EvalSummary summary;
-  EvalIdentity id;
-  std::optional<bool> cross_agrees;
-};
-
-using ModelLoader = std::function<std::unique_ptr<Model>(int m, int n)>;
-
-// The cube T(m,n): brute force, overlap profiles, or both (--cross-check).
-ExactRun evaluate_cube_task(const EvalArgs& args, const EvalOptions& options,
-                            const ModelLoader& load) {
-  ExactRun run;
-  run.model = load(args.m, args.n);
-  const Model& model = *run.model;
-  EvalIdentity& id = run.id;
-  const int m = model.width();
-  id.task = "cube task T(" + std::to_string(m) + "," + std::to_string(args.n) + ") (mode " +
-            args.mode + ")";
-  const OverlapForm* form = model.overlap_form();
-  const bool profiles_possible = form != nullptr && !model.position_dependent();
-  const bool brute_possible = m <= 24 && static_cast<long double>(m) * args.n <= 62 &&
-                              static_cast<long double>(std::uint64_t{1} << (m * args.n)) *
-                                      (options.mode == QueryMode::All ? args.n : 1) <=
-                                  static_cast<long double>(args.max_instances);
-  if ((args.profiles || args.cross_check) && !profiles_possible)
-    throw UsageError("--profiles needs a model that depends only on overlaps (a built-in)");
-  const bool use_profiles = args.cross_check || args.profiles ||
-                            (!args.brute_force && !brute_possible && profiles_possible);
-  if (use_profiles)
-    require_profile_work(m, args.n, args.max_profile_work,
-                         "; lower --m or --n, or raise --max-profile-work to wait for it",
-                         kProfileLengthHint);
-  if (args.cross_check) {
-    const EvalReport brute = evaluate_cube(model, m, args.n, options);
-    run.summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
-    run.cross_agrees = same_result(brute, summary_to_report(run.summary));
-    if (!*run.cross_agrees)
-      throw InternalError("brute force and overlap profiles disagree on " + id.task);
-  } else if (use_profiles) {
-    run.summary = evaluate_profiles_summary(*form, m, args.n, options, &id.blocks);
-  } else {
-    run.summary = evaluate_cube_summary(model, m, args.n, options, &id.blocks);
-  }
-  id.source = use_profiles ? "profiles" : "cube";
-  id.m = m;
-  id.n = args.n;
-  id.mode = args.mode;
-  Integer total = 1;
-  total <<= static_cast<unsigned>(m) * static_cast<unsigned>(args.n);
-  const std::uint64_t per_sequence =
-      options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
-  id.total_instances = (total * per_sequence).str();
-  return run;
-}
-
-// --family, --tokens or the cube.
-ExactRun evaluate_exact(const EvalArgs& args, const EvalOptions& options, const ModelLoader& load) {
-  if (args.family.empty() && args.tokens.empty()) return evaluate_cube_task(args, options, load);
-  ExactRun run;
-  EvalIdentity& id = run.id;
-  if (!args.family.empty()) {
-    const Family family = read_family(args.family);
-    run.model = load(family.m, family.n);
-    run.summary = evaluate_family_summary(*run.model, family, options, &id.blocks);
-    id.task = "family " + args.family + " (" + std::to_string(family.instances.size()) +
-              " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
-    id.source = "family";
-    id.source_sha256 = sha256_hex(file_bytes(args.family));
-    id.m = family.m;
-    id.n = family.n;
-    id.mode = "family";
-    id.total_instances = std::to_string(family.instances.size());
-    return run;
-  }
-  const Code code = read_code(args.tokens);
-  run.model = load(code.m, args.n);
-  run.summary = evaluate_token_set_summary(*run.model, code.words, args.n, options, &id.blocks);
-  id.task = "all length-" + std::to_string(args.n) + " sequences over the " +
-            std::to_string(code.words.size()) + " tokens of " + args.tokens + " (mode " +
-            args.mode + ")";
-  id.source = "tokens";
-  id.source_sha256 = sha256_hex(file_bytes(args.tokens));
-  id.m = code.m;
-  id.n = args.n;
-  id.mode = args.mode;
-  const std::uint64_t per_sequence =
-      options.mode == QueryMode::All ? static_cast<std::uint64_t>(args.n) : 1;
-  id.total_instances = (power_of(code.words.size(), args.n) * per_sequence).str();
-  return run;
+  return plan;
 }
 
 // A shard: write the partial result (or, over MPI, merge at rank 0), print what it holds.
-int finish_shard(const EvalArgs& args, const std::string& model_bytes, const EvalOptions& options,
-                 std::optional<MpiSession>& mpi, ExactRun& run, const GlobalOptions& global) {
-  EvalIdentity& id = run.id;
+int finish_shard(const EvalArgs& args, const EvalOptions& options, std::optional<MpiSession>& mpi,
+                 const ExactEvaluation& run, const GlobalOptions& global) {
+  const EvalIdentity& id = run.id;
   const EvalSummary& summary = run.summary;
-  if (!args.model.file.empty()) {
-    id.model_source = "file " + args.model.file;
-    id.model_sha256 = sha256_hex(model_bytes);
-  } else {
-    std::string spec = "builtin " + args.model.builtin + " m=" + std::to_string(id.m);
-    if (args.model.builtin == "rank1-mean")
-      spec += " n=" + std::to_string(id.n);
-    else
-      spec += " base=" + to_string(parse_rational(args.model.base));
-    id.model_source = spec;
-    id.model_sha256 = sha256_hex(spec);
-  }
   EvalPartial partial;
   partial.identity = id;
   partial.shard = options.shard;
@@ -311,48 +184,22 @@ MultiHeadEvalRequest multi_head_request(const EvalArgs& args) {
 }
 
 int run_eval(const EvalArgs& args, const GlobalOptions& global) {
-  std::optional<ModelFile> file;
-  if (!args.model.file.empty()) file = read_model_file(args.model.file);
-  if (file && file->kind == ModelFileKind::MultiHead)
-    return run_multi_head_eval(multi_head_request(args), *file, global);
+  HeadSource head = open_head(eval_head_request(args));
+  if (head.kind() == HeadKind::MultiHead)
+    return run_multi_head_eval(multi_head_request(args), *head.file(), global);
   std::optional<MpiSession> mpi;
-  const EvalOptions options = eval_options(args, mpi);
+  const EvalPlan plan = eval_plan(args, mpi);
   const bool sharded = !args.partial.empty() || args.mpi;
-  std::optional<OpenedModel> opened = open_model_file(args, file ? &*file : nullptr);
-  if (opened && opened->ball) {
-    const RealHead& head = *opened->ball;
-    if (sharded || args.cross_check || args.profiles || !args.tokens.empty())
-      throw UsageError(
-          "a " + to_string(head.map) +
-          " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
-          "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
-    BallOptions ball;
-    ball.precision = args.precision;
-    ball.max_precision = args.max_precision;
-    ball.mode = options.mode;
-    ball.max_listed = args.failures;
-    ball.instance_limit = args.max_instances;
-    ball.threads = options.threads;
-    return run_ball_eval(head, BallTask{args.family, args.m, args.n}, ball, global);
-  }
-  if (args.precision_given)
-    throw UsageError(
-        "--precision and --max-precision apply to heads with transcendental features (elu1, exp, "
-        "softmax)");
-  // Every model below is exact; a head with a rational feature map is one of them.
-  const ModelLoader load = [&](int m, int n) -> std::unique_ptr<Model> {
-    if (!opened) return load_model(args.model, m, n);
-    return take_exact_model(args.model, *opened, m);
-  };
-  ExactRun run = evaluate_exact(args, options, load);
-  const Classification cls = reported_class(*run.model);  // the declared class, if any
-  run.id.model_description = run.model->description();
-  run.id.model_class = to_string(cls.model_class);
-  run.id.class_detail = cls.detail;
-  if (sharded) return finish_shard(args, file ? file->bytes : "", options, mpi, run, global);
+  if (head.kind() == HeadKind::Ball && sharded)
+    throw UsageError("a " + to_string(head.ball_head().map) +
+                     " head is evaluated with ball arithmetic, in one process: drop "
+                     "--shard/--partial/--mpi");
+  const Evaluation result = evaluate_plan(head, plan);
+  if (result.ball) return print_ball_report(head.ball_head(), *result.ball, global);
+  const ExactEvaluation& run = *result.exact;
+  if (sharded) return finish_shard(args, plan.options, mpi, run, global);
   return print_report(global, run.id.task, run.id.model_description, run.id.model_class,
-                      run.id.class_detail, summary_to_report(run.summary),
-                      run.cross_agrees.value_or(false));
+                      run.id.class_detail, summary_to_report(run.summary), run.cross_checked);
 }
 
 int run_merge(const MergeArgs& args, const GlobalOptions& global) {

@@ -1,24 +1,22 @@
 // `kernelrank train`: train single-head linear-attention models with libtorch, then decide
 // exactly what each one does (floating point proposes, the exact evaluator decides).
 //
-// For every (feature map, r, seed) of the grid: train, write DIR/<name>.safetensors and, for
-// rational feature maps, DIR/<name>.model (kind=parametric, every double converted exactly),
-// evaluate that exact model on the training and test families, and compare with the float
-// outputs. DIR/report.json has one record per model. Models train in parallel on --threads
-// workers, each single-threaded, so the weights and the report (timings aside) do not depend
-// on the thread count.
+// For every (feature map, r, seed) of the grid: train, then have app/trained_head.hpp decide
+// the head (exactly for rational feature maps, by ball arithmetic for softmax) next to the
+// float outputs, and write DIR/<name>.safetensors and, for rational feature maps,
+// DIR/<name>.model (kind=parametric, every double converted exactly). DIR/report.json has one
+// record per model. Models train in parallel on --threads workers, each single-threaded, so
+// the weights and the report (timings aside) do not depend on the thread count.
 #include "commands.hpp"
 #include "report_output.hpp"
 #include "train_report.hpp"
 
 #include "core/atomic_write.hpp"
+#include "kernelrank/app/trained_head.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/eval/trained_verification.hpp"
 #include "kernelrank/models/feature_map.hpp"
-#include "kernelrank/models/head_layouts.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
-#include "kernelrank/models/parametric_writer.hpp"
 #include "kernelrank/train/train.hpp"
 
 #include <unistd.h>
@@ -34,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <variant>
 
 namespace kernelrank::cli {
 namespace {
@@ -41,7 +40,8 @@ namespace {
 struct TrainArgs {
   std::string family, train, test, out;
   std::vector<int> r = {8};
-  std::vector<std::string> features = {"relu"};
+  std::vector<std::string> features = {"relu"};  // as given; check_args parses them
+  std::vector<FeatureMap> feature_maps;
   std::vector<std::uint64_t> seeds = {1};
   TrainConfig recipe;  // everything but feature, r and seed (and positions, set from n)
   // --recipe and the options whose defaults it sets (unset: the recipe's value).
@@ -65,25 +65,26 @@ struct Job {
 
 struct JobResult {
   TrainedHead head;
-  std::optional<SplitVerification> train, test;                // relu, square: exact
-  std::optional<BallSplitVerification> ball_train, ball_test;  // softmax: ball arithmetic
+  TrainedSplitVerdict train;  // exact (relu, square) or ball arithmetic (softmax)
+  std::optional<TrainedSplitVerdict> test;
   double verify_seconds = 0;
 };
 
 std::vector<Job> grid_of(const TrainArgs& args, int n) {
   std::vector<Job> jobs;
-  for (const std::string& feature : args.features) {
+  for (const FeatureMap feature : args.feature_maps) {
     // softmax scores are m-dimensional: r does not apply, one model per seed.
-    const std::vector<int> ranks = feature == "softmax" ? std::vector<int>{0} : args.r;
+    const bool softmax = feature == FeatureMap::Softmax;
+    const std::vector<int> ranks = softmax ? std::vector<int>{0} : args.r;
     for (const int r : ranks) {
       for (const std::uint64_t seed : args.seeds) {
         Job job;
         job.config = args.recipe;
         job.config.feature = feature;
-        job.config.r = feature == "softmax" ? 1 : r;
+        job.config.r = softmax ? 1 : r;
         job.config.positions = args.position_dependent ? n : 0;
         job.config.seed = seed;
-        job.name = feature + (feature == "softmax" ? "" : "-r" + std::to_string(r)) + "-s" +
+        job.name = to_string(feature) + (softmax ? "" : "-r" + std::to_string(r)) + "-s" +
                    std::to_string(seed);
         jobs.push_back(job);
       }
@@ -92,14 +93,19 @@ std::vector<Job> grid_of(const TrainArgs& args, int n) {
   return jobs;
 }
 
-void check_args(const TrainArgs& args) {
+// Checks the options and parses --feature into args.feature_maps.
+void check_args(TrainArgs& args) {
   if (args.out.empty()) throw UsageError("--out DIR is required");
   if (args.family.empty() == args.train.empty())
     throw UsageError("give either --family FILE or --train FILE [--test FILE]");
   if (!args.test.empty() && args.train.empty()) throw UsageError("--test needs --train");
-  for (const std::string& f : args.features)
-    if (const std::optional<FeatureMap> map = feature_map_named(f); !map || !is_trainable(*map))
+  args.feature_maps.clear();
+  for (const std::string& f : args.features) {
+    const std::optional<FeatureMap> map = feature_map_named(f);
+    if (!map || !is_trainable(*map))
       throw UsageError("--feature must be relu, square or softmax, not '" + f + "'");
+    args.feature_maps.push_back(*map);
+  }
   for (const int r : args.r)
     if (r < 1 || r > 4096) throw UsageError("--r must be in 1..4096, not " + std::to_string(r));
   const TrainConfig& c = args.recipe;
@@ -172,28 +178,17 @@ JobResult run_job(const Job& job, const Family& train, const Family& test,
   result.head = train_head(train, test, job.config, [&](const EpochStatus& s) {
     progress.epoch(job.name, job.config.epochs, s);
   });
-  write_file_atomically(out_dir + "/" + job.name + ".safetensors",
-                        head_to_safetensors(result.head.weights));
   const auto start = std::chrono::steady_clock::now();
-  if (job.config.feature == "softmax") {
-    // exp is not rational: the rigorous verdict comes from ball arithmetic on the exact
-    // weights, read back from the bytes just written.
-    const RealHead head = read_real_head(
-        parse_safetensors(job.name + ".safetensors", head_to_safetensors(result.head.weights)),
-        HeadReadOptions{});
-    result.ball_train = verify_split_ball(head, train, result.head.train_outputs, listed);
-    if (!test.instances.empty())
-      result.ball_test = verify_split_ball(head, test, result.head.test_outputs, listed);
-  } else {
-    const std::unique_ptr<ParametricModel> exact =
-        parametric_model_from_weights(result.head.weights);
-    write_file_atomically(out_dir + "/" + job.name + ".model", parametric_model_to_text(*exact));
-    result.train = verify_split(*exact, train, result.head.train_outputs, listed);
-    if (!test.instances.empty())
-      result.test = verify_split(*exact, test, result.head.test_outputs, listed);
-  }
+  TrainedHeadVerdict verdict =
+      verify_trained_head(result.head.weights, train, result.head.train_outputs, test,
+                          result.head.test_outputs, listed, job.name + ".safetensors");
   result.verify_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_file_atomically(out_dir + "/" + job.name + ".safetensors", verdict.safetensors);
+  if (verdict.model_text)
+    write_file_atomically(out_dir + "/" + job.name + ".model", *verdict.model_text);
+  result.train = std::move(verdict.train);  // the bytes are written: only the verdicts stay
+  result.test = std::move(verdict.test);
   progress.model_done();
   return result;
 }
@@ -307,10 +302,10 @@ int run_train(const TrainArgs& given, const GlobalOptions& global) {
     const Job& job = jobs[i];
     const JobResult& res = results[i];
     const TrainConfig& c = job.config;
-    const bool exact = c.feature != "softmax";
+    const bool exact = std::holds_alternative<SplitVerification>(res.train);
     nlohmann::json record = {
         {"name", job.name},
-        {"feature", c.feature},
+        {"feature", to_string(c.feature)},
         {"r", exact ? c.r : res.head.weights.r},
         {"seed", c.seed},
         {"d", res.head.weights.d},
@@ -333,16 +328,14 @@ int run_train(const TrainArgs& given, const GlobalOptions& global) {
           {"returned_step", res.head.best_step}}},
         {"final_loss", res.head.final_loss},
         {"files", {{"safetensors", job.name + ".safetensors"}}},
-        {"train", exact ? split_to_json(*res.train) : split_to_json(*res.ball_train)},
+        {"train", split_to_json(res.train)},
         {"timing",
          {{"train_seconds", res.head.train_seconds}, {"verify_seconds", res.verify_seconds}}}};
     if (exact) record["files"]["model"] = job.name + ".model";
-    human += job.name + " | train | " +
-             (exact ? split_cell(*res.train) : split_cell(*res.ball_train)) + "\n";
-    if (res.test || res.ball_test) {
-      record["test"] = exact ? split_to_json(*res.test) : split_to_json(*res.ball_test);
-      human += job.name + " | test | " +
-               (exact ? split_cell(*res.test) : split_cell(*res.ball_test)) + "\n";
+    human += job.name + " | train | " + split_cell(res.train) + "\n";
+    if (res.test) {
+      record["test"] = split_to_json(*res.test);
+      human += job.name + " | test | " + split_cell(*res.test) + "\n";
     }
     models.push_back(record);
   }

@@ -89,12 +89,13 @@ int run_witness(const WitnessArgs& args, const GlobalOptions& global) {
   task.position_dependent = args.position_dependent;
   const std::string construction = "witness family along chains of " + best->construction + ", " +
                                    std::to_string(best->witness.rows.size()) + " code rows";
-  const std::string cert =
-      family_certificate(task, sha256_hex(family_text), construction, best->bound);
   // The certificate is checked against the family text before either file is written.
-  require_checker_verified(cert, FamilyInput{args.out, family_text});
+  const VerifiedCertificate certificate = verify_certificate(
+      CertificateDraft{family_certificate(task, sha256_hex(family_text), construction, best->bound),
+                       FamilyInput{args.out, family_text}, best->bound.bound.bound});
+  best->bound.bound.bound = certificate.bound();  // what the user reads is the checker's number
   write_file_atomically(args.out, family_text);
-  (void)write_verified_certificate(args.cert, cert, FamilyInput{args.out, family_text});
+  (void)write_verified_certificate(args.cert, certificate);
   std::string human = "witness family for T(" + std::to_string(task.m) + "," +
                       std::to_string(args.n) + ") from " + best->construction + ": " +
                       std::to_string(best->witness.family.instances.size()) + " instances, " +

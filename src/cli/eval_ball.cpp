@@ -35,24 +35,11 @@ std::string ball_outcome_text(const BallOutcome& outcome) {
 
 }  // namespace
 
-int run_ball_eval(const RealHead& head, const BallTask& task, const BallOptions& options,
-                  const GlobalOptions& global) {
-  if (task.m != 0 && task.m != head.m)
-    throw UsageError("the head has width m=" + std::to_string(head.m) + " but --m is " +
-                     std::to_string(task.m));
-  std::string task_text;
-  BallReport report;
-  if (!task.family.empty()) {
-    const Family family = read_family(task.family);
-    task_text = "family " + task.family + " (" + std::to_string(family.instances.size()) +
-                " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) +
-                ")";
-    report = evaluate_ball_family(head, family, options);
-  } else {
-    task_text = "cube task T(" + std::to_string(head.m) + "," + std::to_string(task.n) +
-                ") (mode " + to_string(options.mode) + ")";
-    report = evaluate_ball_cube(head, task.n, options);
-  }
+int print_ball_report(const RealHead& head, const BallEvaluation& run,
+                      const GlobalOptions& global) {
+  const std::string& task_text = run.task;
+  const BallReport& report = run.report;
+  const BallOptions& options = run.options;
   nlohmann::json failures = nlohmann::json::array(), undecided = nlohmann::json::array(),
                  decided_at = nlohmann::json::object();
   for (const BallOutcome& o : report.failures) failures.push_back(ball_outcome_json(o));
@@ -78,9 +65,9 @@ int run_ball_eval(const RealHead& head, const BallTask& task, const BallOptions&
       {"worst", report.worst ? ball_outcome_json(*report.worst) : nlohmann::json(nullptr)},
       {"failures", failures},
       {"undecided_instances", undecided}};
-  const std::string model_class = head.map == FeatureMap::Softmax ? "NK" : "PF";
-  const std::string class_detail =
-      head.map == FeatureMap::Softmax ? "exp(...) > 0" : "the features are > 0";
+  const Classification cls = ball_head_class(head);
+  const std::string model_class = to_string(cls.model_class);
+  const std::string& class_detail = cls.detail;
   const nlohmann::json json = {
       {"task", task_text},
       {"model",

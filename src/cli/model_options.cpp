@@ -1,17 +1,6 @@
 #include "model_options.hpp"
 
-#include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/builtin_models.hpp"
-
 namespace kernelrank::cli {
-namespace {
-
-void check_base(const ModelSource& source) {
-  if (source.base_given && source.builtin != "softmax" && source.builtin != "product")
-    throw UsageError("--base applies only to --builtin softmax or product");
-}
-
-}  // namespace
 
 void add_model_options(CLI::App* command, ModelSource& source) {
   auto* file = command->add_option("--model", source.file, "Model file (text format or JSON)");
@@ -23,30 +12,18 @@ void add_model_options(CLI::App* command, ModelSource& source) {
       ->each([&source](const std::string&) { source.base_given = true; });
 }
 
-std::unique_ptr<Model> take_exact_model(const ModelSource& source, OpenedModel& opened, int m) {
-  check_base(source);
-  require_model_width(source.file, opened.exact->width(), m);
-  return std::move(opened.exact);
+HeadRequest head_request(const ModelSource& source) {
+  HeadRequest request;
+  request.path = source.file;
+  request.builtin = source.builtin;
+  if (source.base_given) request.base = source.base;
+  request.ball_heads = false;
+  request.multi_head = false;
+  return request;
 }
 
 std::unique_ptr<Model> load_model(const ModelSource& source, int m, int n) {
-  check_base(source);
-  if (!source.file.empty()) {
-    OpenOptions single;
-    single.multi_head = false;
-    OpenedModel opened = open_model(source.file, single);
-    return take_exact_model(source, opened, m);
-  }
-  if (source.builtin.empty())
-    throw UsageError("choose a model with --model FILE or --builtin NAME");
-  if (m < 1) throw UsageError("a built-in model needs the width --m");
-  std::map<std::string, std::string> params;
-  if (source.builtin == "rank1-mean") {
-    params["n"] = std::to_string(n);
-  } else {
-    params["base"] = source.base;
-  }
-  return make_builtin_model(source.builtin, m, params);
+  return open_head(head_request(source)).take_exact(m, n);
 }
 
 }  // namespace kernelrank::cli

@@ -1,7 +1,7 @@
 // Shared command-line options for choosing a model: a file or a built-in.
 #pragma once
 
-#include "kernelrank/models/head_opener.hpp"
+#include "kernelrank/app/head_source.hpp"
 #include "kernelrank/models/model.hpp"
 
 #include <CLI/CLI.hpp>
@@ -19,10 +19,11 @@ struct ModelSource {
 };
 
 void add_model_options(CLI::App* command, ModelSource& source);
-// Loads the model; built-ins are instantiated for width m and length n. A file is opened as a
-// single head (models/head_opener.hpp) and checked against the width m (0: any).
+// The request the options make (app/head_source.hpp): a file is parsed as a single head and
+// a head that only ball arithmetic decides is refused; callers that take either set the flags.
+HeadRequest head_request(const ModelSource& source);
+// Opens the model and returns it exactly; built-ins are instantiated for width m and length
+// n, a file's head is checked against the width m (0: any).
 std::unique_ptr<Model> load_model(const ModelSource& source, int m, int n);
-// The exact head of a file the caller has opened already, checked like load_model's.
-std::unique_ptr<Model> take_exact_model(const ModelSource& source, OpenedModel& opened, int m);
 
 }  // namespace kernelrank::cli

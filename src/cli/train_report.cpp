@@ -5,6 +5,7 @@
 #include "report_output.hpp"
 
 #include <cmath>
+#include <variant>
 
 namespace kernelrank::cli {
 namespace {
@@ -116,6 +117,14 @@ std::string split_cell(const BallSplitVerification& s) {
   text += " | " + (r.max_error_hi ? "<= " + decimal_text(*r.max_error_hi, 6) : "none") + " | ";
   text += verdict_text(r) + " | ";
   return text + std::to_string(s.disagreement_count);
+}
+
+nlohmann::json split_to_json(const TrainedSplitVerdict& split) {
+  return std::visit([](const auto& s) { return split_to_json(s); }, split);
+}
+
+std::string split_cell(const TrainedSplitVerdict& split) {
+  return std::visit([](const auto& s) { return split_cell(s); }, split);
 }
 
 }  // namespace kernelrank::cli

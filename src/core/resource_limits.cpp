@@ -29,18 +29,23 @@ std::string scientific(double value) {
 void require_profile_work(int m, int n, double max_work, const std::string& work_hint,
                           const std::string& length_hint) {
   if (n > kMaxProfileLength)
-    throw ResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
-                        ") through overlap profiles: n=" + std::to_string(n) + " is above " +
-                        std::to_string(kMaxProfileLength) +
-                        ", the longest sequence the overlap-profile scan handles" + length_hint);
+    throw DomainResourceError(
+        ParameterMessage::literal("T(" + std::to_string(m) + "," + std::to_string(n) +
+                                  ") through overlap profiles: n=" + std::to_string(n) +
+                                  " is above " + std::to_string(kMaxProfileLength) +
+                                  ", the longest sequence the overlap-profile scan handles") +
+        length_hint);
   const double work = profile_work(m, n);
   if (!(work <= max_work)) {
     int largest = m;
     while (largest > 1 && !(profile_work(largest, n) <= max_work)) largest = largest * 9 / 10;
-    throw ResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
-                        ") through overlap profiles needs C(m+n,n) * n = " + scientific(work) +
-                        " steps, above the limit of " + scientific(max_work) + " (about m = " +
-                        std::to_string(largest) + " at n = " + std::to_string(n) + ")" + work_hint);
+    throw DomainResourceError(
+        ParameterMessage::literal(
+            "T(" + std::to_string(m) + "," + std::to_string(n) +
+            ") through overlap profiles needs C(m+n,n) * n = " + scientific(work) +
+            " steps, above the limit of " + scientific(max_work) +
+            " (about m = " + std::to_string(largest) + " at n = " + std::to_string(n) + ")") +
+        work_hint);
   }
 }
 

@@ -203,6 +203,7 @@ BallOutcome decide(const RealHead& head, const Instance& instance,
 
 // The instances of one block, as token indices into the universe.
 struct Block {
+  std::size_t first = 0;  // the task index of the block's first instance
   std::vector<std::vector<std::uint32_t>> sequences;
   std::vector<int> queries;
 };
@@ -213,10 +214,16 @@ struct Task {
   std::function<Block(std::size_t)> block;
 };
 
+// An instance left undecided by a pass: its task index and that pass's outcome.
+struct OpenInstance {
+  std::size_t index = 0;
+  BallOutcome outcome;
+};
+
 // What one block contributes: its decided instances already counted, its undecided ones kept.
 struct BlockResult {
   BallReport decided;
-  std::vector<Instance> open;
+  std::vector<OpenInstance> open;
 };
 
 void note_error(BallReport& report, const BallOutcome& outcome);
@@ -229,6 +236,12 @@ void count_decided(BallReport& report, const BallOutcome& outcome, std::size_t m
   }
   ++report.decided_at[outcome.precision];
   note_error(report, outcome);
+}
+
+void count_undecided(BallReport& report, const BallOutcome& outcome, std::size_t max_listed) {
+  ++report.undecided;
+  note_error(report, outcome);
+  if (report.undecided_list.size() < max_listed) report.undecided_list.push_back(outcome);
 }
 
 // Every enclosed outcome, decided or not, bounds the maximum error.
@@ -259,7 +272,10 @@ void merge_decided(BallReport& report, const BallReport& block, std::size_t max_
 }
 
 BallReport run(const RealHead& head, const Task& task, const BallOptions& options,
-               std::string method) {
+               std::string method, const BallOutcomeSink& sink) {
+  const auto final_outcome = [&](std::size_t index, const BallOutcome& outcome) {
+    if (sink) sink(index, outcome);
+  };
   if (options.precision < 2 || options.precision > options.max_precision)
     throw DomainError("{precision} must be at least 2 and at most {max-precision}");
   if (options.max_precision > 1000000)
@@ -286,18 +302,20 @@ BallReport run(const RealHead& head, const Task& task, const BallOptions& option
       }
       instance.query = block.queries[s];
       BallOutcome outcome = decide(head, instance, row, options.precision);
-      if (outcome.verdict == BallVerdict::Undecided)
-        results[b].open.push_back(std::move(outcome.instance));
-      else
+      if (outcome.verdict == BallVerdict::Undecided) {
+        results[b].open.push_back({block.first + s, std::move(outcome)});
+      } else {
         count_decided(results[b].decided, outcome, options.max_listed);
+        final_outcome(block.first + s, outcome);
+      }
     }
     results[b].decided.instances = block.sequences.size();
   });
-  std::vector<Instance> open;
+  std::vector<OpenInstance> open;
   for (BlockResult& result : results) {
     report.instances += result.decided.instances;
     merge_decided(report, result.decided, options.max_listed);
-    for (Instance& instance : result.open) open.push_back(std::move(instance));
+    for (OpenInstance& instance : result.open) open.push_back(std::move(instance));
     result = BlockResult();
   }
   // Later passes: only the undecided instances, at doubled precision.
@@ -305,32 +323,27 @@ BallReport run(const RealHead& head, const Task& task, const BallOptions& option
   while (!open.empty() && precision < options.max_precision) {
     precision = std::min(2 * precision, options.max_precision);
     report.final_precision = precision;
-    std::vector<BallOutcome> again(open.size());
     parallel_tasks(open.size(), options.threads, [&](std::size_t i) {
-      again[i] = evaluate_ball_instance(head, open[i], precision);
+      open[i].outcome = evaluate_ball_instance(head, open[i].outcome.instance, precision);
     });
-    open.clear();
-    for (BallOutcome& outcome : again) {
-      if (outcome.verdict == BallVerdict::Undecided) {
-        if (precision >= options.max_precision) {
-          ++report.undecided;
-          note_error(report, outcome);
-          if (report.undecided_list.size() < options.max_listed)
-            report.undecided_list.push_back(outcome);
-        } else {
-          open.push_back(std::move(outcome.instance));
-        }
+    std::vector<OpenInstance> still_open;
+    for (OpenInstance& item : open) {
+      if (item.outcome.verdict != BallVerdict::Undecided) {
+        count_decided(report, item.outcome, options.max_listed);
+        final_outcome(item.index, item.outcome);
+      } else if (precision >= options.max_precision) {
+        count_undecided(report, item.outcome, options.max_listed);
+        final_outcome(item.index, item.outcome);
       } else {
-        count_decided(report, outcome, options.max_listed);
+        still_open.push_back(std::move(item));
       }
     }
+    open = std::move(still_open);
   }
-  // A first pass already at the cap leaves its undecided instances here.
-  for (const Instance& instance : open) {
-    const BallOutcome outcome = evaluate_ball_instance(head, instance, precision);
-    ++report.undecided;
-    note_error(report, outcome);
-    if (report.undecided_list.size() < options.max_listed) report.undecided_list.push_back(outcome);
+  // A first pass already at the cap leaves its undecided instances here, outcomes kept.
+  for (const OpenInstance& item : open) {
+    count_undecided(report, item.outcome, options.max_listed);
+    final_outcome(item.index, item.outcome);
   }
   return report;
 }
@@ -385,7 +398,7 @@ BallOutcome evaluate_ball_instance(const RealHead& head, const Instance& instanc
 }
 
 BallReport evaluate_ball_family(const RealHead& head, const Family& family,
-                                const BallOptions& options) {
+                                const BallOptions& options, const BallOutcomeSink& sink) {
   if (family.m != head.m)
     throw UsageError("the head has width m=" + std::to_string(head.m) +
                      " but the family has m=" + std::to_string(family.m));
@@ -405,13 +418,14 @@ BallReport evaluate_ball_family(const RealHead& head, const Family& family,
   task.blocks = (family.instances.size() + kBlock - 1) / kBlock;
   task.block = [&](std::size_t b) {
     Block block;
+    block.first = b * kBlock;
     for (std::size_t i = b * kBlock; i < std::min(family.instances.size(), (b + 1) * kBlock); ++i) {
       block.sequences.push_back(sequences[i]);
       block.queries.push_back(family.instances[i].query);
     }
     return block;
   };
-  return run(head, task, options, "family");
+  return run(head, task, options, "family", sink);
 }
 
 BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& options) {
@@ -421,7 +435,9 @@ BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& op
     throw DomainResourceError("T(" + std::to_string(m) + "," + std::to_string(n) +
                               ") is too large for brute force; give a {family}");
   const std::uint64_t universe = 1ULL << m;
-  count_instances(universe, n, options.mode, options.instance_limit);  // throws above the limit
+  // Throws above the limit; every block holds the same number of instances.
+  const std::uint64_t per_block =
+      count_instances(universe, n, options.mode, options.instance_limit) / universe;
   Task task;
   for (std::uint64_t i = 0; i < universe; ++i) task.universe.push_back(Token::from_index(m, i));
   const std::vector<int> queries = query_positions(options.mode, n);
@@ -429,6 +445,7 @@ BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& op
   task.blocks = static_cast<std::size_t>(universe);
   task.block = [&, universe](std::size_t f) {
     Block block;
+    block.first = static_cast<std::size_t>(f * per_block);
     std::vector<std::uint32_t> sequence(static_cast<std::size_t>(n), 0);
     sequence[0] = static_cast<std::uint32_t>(f);
     while (true) {
@@ -446,7 +463,7 @@ BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& op
     }
     return block;
   };
-  return run(head, task, options, "brute force");
+  return run(head, task, options, "brute force", {});
 }
 
 }  // namespace kernelrank

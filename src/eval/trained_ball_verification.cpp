@@ -5,6 +5,8 @@
 #include "kernelrank/core/errors.hpp"
 
 #include <cmath>
+#include <iterator>
+#include <map>
 
 namespace kernelrank {
 
@@ -17,25 +19,30 @@ BallSplitVerification verify_split_ball(const RealHead& head, const Family& fami
                         " instances");
   BallSplitVerification out;
   out.instances = family.instances.size();
+  const auto float_fails = [&](std::size_t i) {
+    return !(std::fabs(float_outputs[i] - min_ip_target(family.instances[i])) < 0.5);
+  };
+  for (std::size_t i = 0; i < family.instances.size(); ++i)
+    if (float_fails(i)) ++out.float_failing;
   BallOptions options;
   options.max_precision = max_precision;
   options.max_listed = 1;
-  out.rigorous = evaluate_ball_family(head, family, options);
-  for (std::size_t i = 0; i < family.instances.size(); ++i) {
-    const Instance& instance = family.instances[i];
-    const int target = min_ip_target(instance);
-    const bool fails = !(std::fabs(float_outputs[i] - target) < 0.5);
-    if (fails) ++out.float_failing;
-    BallOutcome ball = evaluate_ball_instance(head, instance, options.precision);
-    for (long bits = 2 * options.precision;
-         ball.verdict == BallVerdict::Undecided && bits <= max_precision; bits *= 2)
-      ball = evaluate_ball_instance(head, instance, bits);
-    if (ball.verdict == BallVerdict::Undecided) continue;
-    if ((ball.verdict == BallVerdict::Fails) == fails) continue;
-    ++out.disagreement_count;
-    if (out.disagreements.size() < max_listed)
-      out.disagreements.push_back({instance, target, float_outputs[i], ball.output, fails});
-  }
+  // One ball evaluation per instance: the report and the comparison with float both read it.
+  // Outcomes arrive out of order (undecided ones come back from later passes), so the
+  // disagreements with the lowest indices are kept.
+  std::map<std::size_t, BallDisagreement> first;
+  out.rigorous =
+      evaluate_ball_family(head, family, options, [&](std::size_t i, const BallOutcome& ball) {
+        if (ball.verdict == BallVerdict::Undecided) return;
+        const bool fails = float_fails(i);
+        if ((ball.verdict == BallVerdict::Fails) == fails) return;
+        ++out.disagreement_count;
+        if (first.size() == max_listed && (max_listed == 0 || i > first.rbegin()->first)) return;
+        first.emplace(
+            i, BallDisagreement{ball.instance, ball.target, float_outputs[i], ball.output, fails});
+        if (first.size() > max_listed) first.erase(std::prev(first.end()));
+      });
+  for (auto& [index, disagreement] : first) out.disagreements.push_back(std::move(disagreement));
   return out;
 }
 

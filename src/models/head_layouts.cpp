@@ -207,9 +207,8 @@ bool needs_real_head_reader(const SafetensorsFile& file, const HeadReadOptions& 
   // features (kind=parametric with activation=identity, position dependent or not).
   const auto activation = file.metadata.find("activation");
   if (activation == file.metadata.end()) return false;
-  for (const char* name : {"taylor2", "elu1", "exp", "softmax"})
-    if (activation->second == name) return true;
-  return false;
+  const std::optional<FeatureMap> map = feature_map_named(activation->second);
+  return map && !is_entrywise(*map);
 }
 
 RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& options) {

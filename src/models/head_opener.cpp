@@ -3,6 +3,7 @@
 #include "kernelrank/models/head_opener.hpp"
 
 #include "models/model_file_limits.hpp"
+#include "models/multi_head_files.hpp"
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
@@ -17,13 +18,16 @@ namespace {
 // A multi-head file is recognised by its first 64 KiB (a cheap scan, whatever the size).
 constexpr std::size_t kMultiHeadSniffBytes = 64 * 1024;
 
-ModelFileKind recognise(const std::string& name, const std::string& bytes, bool multi_head) {
-  if (multi_head && is_multi_head_contents(bytes.substr(0, kMultiHeadSniffBytes)))
-    return ModelFileKind::MultiHead;
-  if (looks_like_safetensors(name, bytes)) return ModelFileKind::Safetensors;
-  const std::size_t first = bytes.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && bytes[first] == '{') return ModelFileKind::Json;
-  return ModelFileKind::Text;
+// The one place a file's kind is decided.
+void recognise(ModelFile& file) {
+  const std::size_t first = file.bytes.find_first_not_of(" \t\r\n");
+  file.json = first != std::string::npos && file.bytes[first] == '{';
+  if (is_multi_head_contents(file.bytes.substr(0, kMultiHeadSniffBytes)))
+    file.kind = ModelFileKind::MultiHead;
+  else if (looks_like_safetensors(file.name, file.bytes))
+    file.kind = ModelFileKind::Safetensors;
+  else
+    file.kind = file.json ? ModelFileKind::Json : ModelFileKind::Text;
 }
 
 // Heads in kernelrank's layout with relu or square features stay exact ParametricModels
@@ -54,7 +58,8 @@ std::string read_model_bytes(const std::string& path) {
   try {
     return read_file_bytes(path);
   } catch (const InputError& e) {
-    if (file_looks_like_safetensors(path)) throw InputError::whole_file(path, e.message());
+    // A binary file has no lines: judged by its name, the file is not opened again.
+    if (looks_like_safetensors(path, {})) throw InputError::whole_file(path, e.message());
     throw;
   }
 }
@@ -63,27 +68,30 @@ ModelFile read_model_file(const std::string& path, const ModelFileReader& reader
   ModelFile file;
   file.name = path;
   file.bytes = reader ? reader(path) : read_model_bytes(path);
-  file.kind = recognise(file.name, file.bytes, true);
+  recognise(file);
   if (file.kind != ModelFileKind::Safetensors) check_text_bytes(file.name, file.bytes);
   return file;
 }
 
 ModelFile model_file_from_bytes(std::string name, std::string bytes) {
   ModelFile file;
-  file.kind = recognise(name, bytes, true);
   file.name = std::move(name);
   file.bytes = std::move(bytes);
+  recognise(file);
   return file;
 }
 
 OpenedModel open_model(const ModelFile& file, const OpenOptions& options) {
   OpenedModel opened;
   opened.kind = file.kind;
+  // A multi-head file opened as one head: its single-head form, as recognised.
   if (opened.kind == ModelFileKind::MultiHead && !options.multi_head)
-    opened.kind = recognise(file.name, file.bytes, false);
+    opened.kind = file.json ? ModelFileKind::Json : ModelFileKind::Text;
   switch (opened.kind) {
     case ModelFileKind::MultiHead:
-      opened.multi_head.emplace(parse_multi_head_model(file.name, file.bytes));
+      opened.multi_head.emplace(file.json
+                                    ? model_files::parse_multi_head_json(file.name, file.bytes)
+                                    : model_files::parse_multi_head_text(file.name, file.bytes));
       break;
     case ModelFileKind::Safetensors:
       open_safetensors(parse_safetensors(file.name, file.bytes), options, opened);

@@ -21,10 +21,7 @@ namespace {
 
 // The activations a kernelrank-head file holds: the entrywise maps, and softmax (written by the
 // trainer, never evaluated exactly).
-bool written_activation(const std::string& name) {
-  const std::optional<FeatureMap> map = feature_map_named(name);
-  return map && (is_entrywise(*map) || *map == FeatureMap::Softmax);
-}
+bool written_activation(FeatureMap map) { return is_entrywise(map) || map == FeatureMap::Softmax; }
 
 constexpr long long kMaxWidth = 4096;
 constexpr long long kMaxPositions = 4096;
@@ -103,7 +100,7 @@ std::unique_ptr<ParametricModel> build_model(FeatureMap activation, const Dimens
 // ---- reading ----------------------------------------------------------------------------
 
 struct HeadMetadata {
-  std::string activation;
+  FeatureMap activation = FeatureMap::Relu;
   int positions = 0;
 };
 
@@ -135,10 +132,11 @@ HeadMetadata read_head_metadata(const SafetensorsFile& file) {
     fail(file,
          "metadata \"activation\" missing: expected relu, square, identity, taylor2, elu1, exp or "
          "softmax");
-  head.activation = activation->second;
-  if (!written_activation(head.activation))
-    fail(file, "metadata activation is \"" + head.activation +
+  const std::optional<FeatureMap> map = feature_map_named(activation->second);
+  if (!map || !written_activation(*map))
+    fail(file, "metadata activation is \"" + activation->second +
                    "\", expected relu, square, identity, taylor2, elu1, exp or softmax");
+  head.activation = *map;
   const auto positions = meta.find("positions");
   if (positions != meta.end()) {
     const std::string& text = positions->second;
@@ -245,7 +243,7 @@ void check_range(const char* name, long long value, long long lo, long long hi) 
 
 void validate(const HeadWeights& weights) {
   if (!written_activation(weights.activation))
-    bad_weights("activation \"" + weights.activation +
+    bad_weights("activation \"" + to_string(weights.activation) +
                 "\" is not relu, square, identity or softmax");
   check_range("m", weights.m, 1, kMaxWidth);
   check_range("r", weights.r, 1, kMaxFeatures);
@@ -254,7 +252,7 @@ void validate(const HeadWeights& weights) {
   if (weights.by_position.size() != slots_of(weights.positions))
     bad_weights("by_position has " + std::to_string(weights.by_position.size()) +
                 " entries, expected " + std::to_string(slots_of(weights.positions)));
-  if (weights.temperature && weights.activation != "softmax")
+  if (weights.temperature && weights.activation != FeatureMap::Softmax)
     bad_weights("a temperature is given, but only softmax heads have one");
   const Dimensions dims = dimensions_of(weights);
   for (std::size_t slot = 0; slot < weights.by_position.size(); ++slot)
@@ -271,7 +269,7 @@ void validate(const HeadWeights& weights) {
 
 std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const SafetensorsFile& file) {
   const HeadMetadata head = read_head_metadata(file);
-  if (head.activation == "softmax")
+  if (head.activation == FeatureMap::Softmax)
     fail(file,
          "softmax head refused: the head has exp features (alpha = exp(<WQ x + bQ, "
          "WK z + bK>)), which are not rational, so it can be evaluated only in floating "
@@ -285,7 +283,7 @@ std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const Safeten
       check_shape(file, tensor, kParts[k], dims, head.positions);
       values[slot][k] = tensor.values;
     }
-  return build_model(*parse_activation(head.activation), dims, head.positions, std::move(values));
+  return build_model(head.activation, dims, head.positions, std::move(values));
 }
 
 std::unique_ptr<ParametricModel> read_safetensors_head(const std::string& path) {
@@ -307,14 +305,14 @@ std::string head_to_safetensors(const HeadWeights& weights) {
     }
   if (weights.temperature) tensors.push_back({kTemperature, {}, {*weights.temperature}});
   std::map<std::string, std::string> metadata{
-      {"format", kFormat}, {"version", "1"}, {"activation", weights.activation}};
+      {"format", kFormat}, {"version", "1"}, {"activation", to_string(weights.activation)}};
   if (weights.positions > 0) metadata["positions"] = std::to_string(weights.positions);
   return safetensors_bytes(tensors, metadata);
 }
 
 std::unique_ptr<ParametricModel> parametric_model_from_weights(const HeadWeights& weights) {
   validate(weights);
-  if (weights.activation == "softmax")
+  if (weights.activation == FeatureMap::Softmax)
     throw UsageError(
         "a softmax head has exp features, which are not rational: it can be "
         "evaluated only in floating point, not turned into an exact model");
@@ -333,8 +331,8 @@ std::unique_ptr<ParametricModel> parametric_model_from_weights(const HeadWeights
         }
       }
     }
-  return build_model(*parse_activation(weights.activation), dimensions_of(weights),
-                     weights.positions, std::move(values));
+  return build_model(weights.activation, dimensions_of(weights), weights.positions,
+                     std::move(values));
 }
 
 }  // namespace kernelrank
@@ -353,7 +351,7 @@ void append_rounded(const AffineMap& map, std::vector<double>& weight, std::vect
 
 HeadWeights rounded_head_weights(const ParametricModel& model) {
   HeadWeights out;
-  out.activation = to_string(model.activation());
+  out.activation = model.activation();
   out.m = model.width();
   out.r = model.feature_count().value_or(0);
   out.d = model.value_width();

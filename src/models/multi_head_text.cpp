@@ -160,17 +160,6 @@ MultiHeadModel parse_multi_head_text(const std::string& name, const std::string&
 
 }  // namespace model_files
 
-MultiHeadModel parse_multi_head_model(const std::string& name, const std::string& contents) {
-  const std::size_t first = contents.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && contents[first] == '{')
-    return model_files::parse_multi_head_json(name, contents);
-  return model_files::parse_multi_head_text(name, contents);
-}
-
-MultiHeadModel read_multi_head_model(const std::string& path) {
-  return parse_multi_head_model(path, read_file_checked(path));
-}
-
 bool is_multi_head_contents(const std::string& contents) {
   std::size_t at = 0;
   while (at < contents.size()) {  // the first line with a field

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -375,19 +374,6 @@ SafetensorsFile read_safetensors(const std::string& path) {
 
 bool looks_like_safetensors(std::string_view name, std::string_view bytes) {
   return has_safetensors_suffix(name) || looks_like_header(bytes, bytes.size());
-}
-
-bool file_looks_like_safetensors(const std::string& path) {
-  if (has_safetensors_suffix(path)) return true;
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  char first[kLengthBytes + 1] = {};
-  in.read(first, sizeof first);
-  const auto got = static_cast<std::size_t>(in.gcount());
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  return !error && looks_like_header(std::string_view(first, got), size);
 }
 
 std::string safetensors_bytes(const std::vector<WrittenTensor>& tensors,

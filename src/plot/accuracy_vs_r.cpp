@@ -53,7 +53,7 @@ void collect_accuracy(const std::vector<Scale>& scales, std::vector<AccuracySeri
                       std::vector<std::optional<double>>& baselines,
                       std::vector<bool>& baselines_decided) {
   for (std::size_t s = 0; s < scales.size(); ++s) {
-    std::vector<std::string> features;
+    std::vector<FeatureMap> features;
     std::vector<std::map<long long, std::vector<double>>> by_feature;
     double baseline_sum = 0;
     std::size_t baseline_count = 0;
@@ -74,8 +74,9 @@ void collect_accuracy(const std::vector<Scale>& scales, std::vector<AccuracySeri
       throw InputError(scales[s].report.path, 0,
                        "no model with an exact evaluation to plot against r");
     for (std::size_t f = 0; f < features.size(); ++f) {
-      const std::string title =
-          features.size() == 1 ? scales[s].label : scales[s].label + " (" + features[f] + ")";
+      const std::string title = features.size() == 1
+                                    ? scales[s].label
+                                    : scales[s].label + " (" + to_string(features[f]) + ")";
       series.push_back({s, f, title, summarise(by_feature[f])});
     }
     baselines.push_back(

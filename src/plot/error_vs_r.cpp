@@ -22,7 +22,7 @@ namespace {
 constexpr double kMaxErrorCap = 2.0;
 
 struct Curve {
-  std::string feature;
+  FeatureMap feature = FeatureMap::Relu;
   long long seed = 0;
   std::size_t feature_index = 0, seed_index = 0;
   // r, error rate, max error drawn (capped), marker if capped, marker if no output defined
@@ -30,7 +30,7 @@ struct Curve {
 };
 
 struct Baseline {
-  std::string feature;
+  FeatureMap feature = FeatureMap::Softmax;
   std::vector<double> values;  // one per record
   bool decided = true;         // every value is a decided (ball-arithmetic) error rate
 };
@@ -45,7 +45,7 @@ const SplitResult& split_of(const ModelRecord& record, const std::string& split,
 
 void collect_error_curves(const TrainReport& report, const std::string& split,
                           std::vector<Curve>& curves, std::vector<Baseline>& baselines) {
-  std::vector<std::string> features;
+  std::vector<FeatureMap> features;
   std::vector<long long> seeds;
   for (const ModelRecord& record : report.models) {
     const SplitResult& result = split_of(record, split, report.path);
@@ -109,11 +109,12 @@ std::string error_rate_panel(const std::vector<Curve>& curves,
   for (std::size_t i = 0; i < curves.size(); ++i)
     plots += std::string(plots.empty() ? "" : ", ") + "$curve" + std::to_string(i) + " using 1:2" +
              curve_style(curves[i]) +
-             hide_key_entry_title(curves[i].feature + ", seed " + std::to_string(curves[i].seed));
+             hide_key_entry_title(to_string(curves[i].feature) + ", seed " +
+                                  std::to_string(curves[i].seed));
   for (const Baseline& b : baselines)
     for (std::size_t k = 0; k < b.values.size(); ++k) {
       const std::string title =
-          b.feature + (b.decided ? " (ball arithmetic" : " (float only") +
+          to_string(b.feature) + (b.decided ? " (ball arithmetic" : " (float only") +
           (b.values.size() > 1 ? ", " + std::to_string(b.values.size()) + " seeds" : "") + ")";
       plots += std::string(plots.empty() ? "" : ", ") + number(b.values[k]) +
                " with lines lw 1.6 dt (6,4) lc rgb '#555555'" +

@@ -125,9 +125,10 @@ ModelRecord ReportParser::model(const json& value, const std::string& index_wher
     where += " (" + record.name + ")";
   }
   const json& feature = member(value, "feature", where);
-  if (!feature.is_string() || feature.get<std::string>().empty())
-    fail(where + ".feature", "expected a feature-map name, got " + feature.dump());
-  record.feature = feature.get<std::string>();
+  const std::optional<FeatureMap> map =
+      feature.is_string() ? feature_map_named(feature.get<std::string>()) : std::nullopt;
+  if (!map) fail(where + ".feature", "expected a feature-map name, got " + feature.dump());
+  record.feature = *map;
   record.seed = integer(value, "seed", where, 0);
   record.train = split(member(value, "train", where), where + ".train");
   if (const auto test = value.find("test"); test != value.end() && !test->is_null())
@@ -158,7 +159,7 @@ json parse_json_file(const std::string& path) {
 }  // namespace
 
 bool ModelRecord::baseline() const {
-  return feature == "softmax" || train.verdict == kVerdictFloatOnly;
+  return feature == FeatureMap::Softmax || train.verdict == kVerdictFloatOnly;
 }
 
 TrainReport read_train_report(const std::string& path) {
@@ -182,9 +183,10 @@ TrainReport read_train_report(const std::string& path) {
 
 TrainReport only_feature(const TrainReport& report, const std::string& feature) {
   TrainReport out{report.path, {}};
+  const std::optional<FeatureMap> map = feature_map_named(feature);
   bool found = false;
   for (const ModelRecord& record : report.models) {
-    const bool keep = record.feature == feature;
+    const bool keep = map == record.feature;
     found = found || keep;
     if (keep || record.baseline()) out.models.push_back(record);
   }
@@ -287,7 +289,11 @@ std::vector<TransitionEntry> read_transitions(const std::string& path) {
                                     std::to_string(line->fields.size()));
     TransitionEntry entry;
     entry.m = static_cast<int>(reader.integer_field(*line, 0, 1, 1000, "m"));
-    entry.feature = line->fields[1];
+    const std::optional<FeatureMap> map = feature_map_named(line->fields[1]);
+    if (!map)
+      reader.fail(line->number,
+                  "expected a feature-map name in field 2, got '" + line->fields[1] + "'");
+    entry.feature = *map;
     entry.largest_r = reader.integer_field(*line, 3, 1, 1LL << 40, "largest_r");
     if (line->fields[2] != "-") {
       entry.r_star = reader.integer_field(*line, 2, 1, entry.largest_r, "r_star");
@@ -295,8 +301,8 @@ std::vector<TransitionEntry> read_transitions(const std::string& path) {
     entry.bound = reader.integer_field(*line, 4, 1, 1LL << 62, "bound");
     for (const TransitionEntry& other : entries) {
       if (other.m == entry.m && other.feature == entry.feature)
-        reader.fail(line->number,
-                    "a second line for m = " + std::to_string(entry.m) + " and " + entry.feature);
+        reader.fail(line->number, "a second line for m = " + std::to_string(entry.m) + " and " +
+                                      to_string(entry.feature));
       if (other.m == entry.m && other.bound != entry.bound)
         reader.fail(line->number, "m = " + std::to_string(entry.m) + " has two bounds, " +
                                       std::to_string(other.bound) + " and " +

@@ -12,6 +12,8 @@
 // (0 for JSON) and, for reports, the model and field.
 #pragma once
 
+#include "kernelrank/models/feature_map.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +34,7 @@ struct SplitResult {
 
 struct ModelRecord {
   std::string name;
-  std::string feature;         // "relu", "square", "softmax", ...
+  FeatureMap feature = FeatureMap::Relu;
   std::optional<long long> r;  // may be absent for baseline (softmax) records
   long long seed = 0;
   SplitResult train;
@@ -51,8 +53,8 @@ struct TrainReport {
 // Throws InputError(path, 0, ...) naming the model and field for any malformed content.
 TrainReport read_train_report(const std::string& path);
 
-// The report with only the models of one feature map, and the baselines (softmax); throws
-// InputError when no model has that feature map.
+// The report with only the models of the feature map named `feature` (as given on the command
+// line), and the baselines (softmax); throws InputError when no model has that feature map.
 TrainReport only_feature(const TrainReport& report, const std::string& feature);
 
 // ---- bound table and exact minimal ranks -------------------------------------------------
@@ -79,7 +81,7 @@ std::vector<MinRankEntry> read_min_rank(const std::string& path);
 
 struct TransitionEntry {
   int m = 0;
-  std::string feature;              // relu, square, ...
+  FeatureMap feature = FeatureMap::Relu;
   std::optional<long long> r_star;  // nullopt: not reached up to largest_r
   long long largest_r = 0;          // the largest r of the grid
   long long bound = 0;              // certified lower bound for the pools of this m

@@ -18,7 +18,7 @@ std::string transition_vs_m_script(const std::vector<TransitionEntry>& entries,
                                    const std::string& title) {
   int low_m = entries.front().m, high_m = entries.front().m;
   double top = 1;
-  std::vector<std::string> features;
+  std::vector<FeatureMap> features;
   std::vector<std::vector<std::vector<double>>> reached, beyond;
   std::vector<std::vector<double>> bounds;
   for (const TransitionEntry& e : entries) {
@@ -55,13 +55,14 @@ std::string transition_vs_m_script(const std::vector<TransitionEntry>& entries,
       script += datablock("reached" + name, reached[f]);
       plots += ", $reached" + name + " using 1:2 with linespoints lw 2 ps 1.5 pt " +
                std::to_string(point_type(f)) + " lc rgb '" + colour_code + "'" +
-               hide_key_entry_title(features[f] + ": r* (median test accuracy >= 0.95)");
+               hide_key_entry_title(to_string(features[f]) + ": r* (median test accuracy >= 0.95)");
     }
     if (!beyond[f].empty()) {
       script += datablock("beyond" + name, beyond[f]);
       plots += ", $beyond" + name + " using 1:2 with points ps 1.8 pt 8 lc rgb '" + colour_code +
                "'" +
-               hide_key_entry_title(features[f] + ": r* > the grid's largest r (drawn there)");
+               hide_key_entry_title(to_string(features[f]) +
+                                    ": r* > the grid's largest r (drawn there)");
     }
   }
   const int top_exponent = static_cast<int>(std::ceil(std::log2(top))) + 1;

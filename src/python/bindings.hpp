@@ -3,6 +3,8 @@
 // registration function per concern (one .cpp file each).
 #pragma once
 
+#include "kernelrank/app/evaluation.hpp"
+#include "kernelrank/app/head_source.hpp"
 #include "kernelrank/core/instance.hpp"
 #include "kernelrank/core/rational.hpp"
 #include "kernelrank/eval/ball_eval.hpp"
@@ -14,6 +16,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <concepts>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,11 +55,49 @@ bool is_path_like(const py::handle& value);
 // The family file a `family=` argument names (its path in `path`), read with the GIL released.
 Family family_argument(const py::handle& value, std::string& path);
 
+// ---- arguments (convert.cpp) ------------------------------------------------------------
+// Every argument is taken as a py::object and converted here by its keyword, so that no call
+// meets pybind11's "incompatible function arguments" TypeError, which names none. A wrong
+// type raises TypeError ("m must be an int, not str"); an int outside lo..hi raises
+// kernelrank.UsageError (a ValueError) in the CLI's words with the keyword for the flag:
+// "effort: must be in 0..1000, not 1001". A bool is no int and an int no bool. numpy's
+// integers and bools are accepted as ints and bools.
+
+// The check int_arg and optional_int_arg make; the value as a Python int.
+py::int_ checked_int(const py::handle& value, const char* name, const py::int_& lo,
+                     const py::int_& hi, bool none_allowed);
+// lo..hi defaults to T's own range: what the CLI's conversion to T accepts where the option
+// has no range of its own and the library checks the value (bound's m, generate's n).
+template <std::integral T>
+T int_arg(const py::handle& value, const char* name, T lo = std::numeric_limits<T>::min(),
+          T hi = std::numeric_limits<T>::max()) {
+  static_assert(!std::same_as<T, bool>, "a bool argument is bool_arg's");
+  return checked_int(value, name, py::int_(lo), py::int_(hi), false).template cast<T>();
+}
+// None gives nullopt ("m must be an int or None, not str").
+template <std::integral T>
+std::optional<T> optional_int_arg(const py::handle& value, const char* name,
+                                  T lo = std::numeric_limits<T>::min(),
+                                  T hi = std::numeric_limits<T>::max()) {
+  static_assert(!std::same_as<T, bool>, "a bool argument is bool_arg's");
+  if (value.is_none()) return std::nullopt;
+  return checked_int(value, name, py::int_(lo), py::int_(hi), true).template cast<T>();
+}
+bool bool_arg(const py::handle& value, const char* name);
+std::string str_arg(const py::handle& value, const char* name);
+std::optional<std::string> optional_str_arg(const py::handle& value, const char* name);
+// An int or a float (an int exactly as the nearest double); "must be a number, not str".
+double float_arg(const py::handle& value, const char* name);
+
 // ---- errors (errors.cpp) -----------------------------------------------------------------
 // kernelrank.Error and its subclasses, and the translator from the library's exceptions.
 void register_errors(py::module_& module);
 // Raises kernelrank.UsageError / InputError with this message (from C++ code of the module).
 [[noreturn]] void raise_usage(const std::string& message);
+// The keyword argument a library parameter {name} (core/errors.hpp) stands for in messages:
+// '-' becomes '_' (max-instances: max_instances), and the few flags whose keyword has another
+// name are mapped (class: model_class, cert: certificate, out-prefix: out).
+std::string keyword_name(const std::string& parameter);
 
 // ---- models (head_dict.cpp, head_source.cpp) --------------------------------------------
 // A dict of arrays as the bytes of the F64 safetensors file it describes, opened by the
@@ -81,27 +123,17 @@ struct ModelArgs {
   py::object layout;       // str or None (safetensors heads: docs/model-format.md §12)
   py::object feature_map;  // str or None
 };
-// Either an exact model, or a head with transcendental features that only ball arithmetic
-// decides (elu1, exp, softmax).
-struct LoadedHead {
-  std::unique_ptr<Model> exact;
-  std::optional<RealHead> ball;
-};
-// Checked against the task's width m (0: any) like the CLI's --model/--builtin options, with
-// the CLI's messages. Must run with the GIL held (a dict is read).
-LoadedHead load_python_head(const ModelArgs& args, int m, int n);
-// The same, for every call except evaluate: heads that need ball arithmetic are refused with
-// the message every CLI command but eval gives.
+// Opens the head the arguments name through the application layer (app/head_source.hpp),
+// with the GIL released while the file is read; a multi-head file is refused. With
+// ball_heads false, a head that only ball arithmetic decides is refused by the opener, with
+// the message every CLI command but eval gives. Must be called with the GIL held.
+HeadSource open_python_head(const ModelArgs& args, bool ball_heads);
+// The exact model of every call except evaluate, checked against the task's width m (0: any).
 std::unique_ptr<Model> load_python_model(const ModelArgs& args, int m, int n);
 
 // ---- ball arithmetic (evaluate_ball.cpp) --------------------------------------------------
-struct BallArgs {
-  py::object family;  // path or None: else the cube T(m, n)
-  int m = 0, n = 3;   // m = 0: the head's width
-  BallOptions options;
-};
 // What `kernelrank eval` reports for a head with transcendental features, as a BallResult.
-py::object evaluate_ball(const RealHead& head, const BallArgs& args);
+py::object ball_result(const RealHead& head, const BallEvaluation& run);
 void register_ball_types(py::module_& module);
 
 // ---- registration, one per concern -------------------------------------------------------

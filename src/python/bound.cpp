@@ -1,5 +1,5 @@
-// kernelrank.bound: the certified rank lower bound of `kernelrank bound --m M` (single m;
-// src/cli/cmd_bound.cpp run_single), optionally with the certificate written atomically
+// kernelrank.bound: the certified rank lower bound of `kernelrank bound` for one m
+// (src/cli/cmd_bound.cpp run_single), optionally with the certificate written atomically
 // after the checker's library verified it in memory.
 #include "bindings.hpp"
 
@@ -8,8 +8,12 @@
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/errors.hpp"
 
+#include <climits>
+
 namespace kernelrank::python {
 namespace {
+
+constexpr int kMaxEffort = 1000;  // as `kernelrank bound`: bounds a typo's work
 
 struct PyBoundResult {
   int m = 0, n = 3;
@@ -35,32 +39,35 @@ std::string bound_repr(const PyBoundResult& b) {
          ", construction=" + py::repr(b.construction).cast<std::string>() + ")";
 }
 
-PyBoundResult run_bound(int m, int n, const py::object& r, const py::object& code,
-                        bool position_dependent, const std::string& model_class,
-                        const std::string& mode, const py::object& certificate, std::uint64_t seed,
-                        int effort, bool subset) {
+// Every argument arrives as given and is converted by its keyword (bindings.hpp), with the
+// CLI's ranges; m and n are checked by the library, as for the CLI.
+PyBoundResult run_bound(const py::object& m_arg, const py::object& n_arg, const py::object& r,
+                        const py::object& code, const py::object& position_dependent_arg,
+                        const py::object& model_class_arg, const py::object& mode,
+                        const py::object& certificate, const py::object& seed,
+                        const py::object& effort, const py::object& subset) {
+  const int m = int_arg<int>(m_arg, "m");
+  const int n = int_arg<int>(n_arg, "n");
+  const bool position_dependent = bool_arg(position_dependent_arg, "position_dependent");
+  const std::string model_class = str_arg(model_class_arg, "model_class");
   CertificateTask task;
   task.m = m;
   task.n = n;
-  task.mode = parse_query_mode(mode);
+  task.mode = parse_query_mode(str_arg(mode, "mode"));
   if (model_class != "NK" && model_class != "PF")
-    raise_usage("--class must be NK or PF, not " + model_class);
+    raise_usage("model_class must be NK or PF, not " + model_class);
   task.positive_features = model_class == "PF";
   task.position_dependent = position_dependent;
   BoundSearchOptions options;
   options.m = m;
   options.n = n;
   if (!code.is_none()) options.code_file = path_argument(code, "code");
-  options.seed = seed;
-  options.effort = effort;
-  options.subset_search = subset;
+  options.seed = int_arg<std::uint64_t>(seed, "seed");
+  options.effort = int_arg(effort, "effort", 0, kMaxEffort);
+  options.subset_search = bool_arg(subset, "subset");
   std::string path;
   if (!certificate.is_none()) path = path_argument(certificate, "certificate");
-  long long asked = -1;
-  if (!r.is_none()) {
-    asked = r.cast<long long>();
-    if (asked < 0) raise_usage("r must be >= 0");
-  }
+  const long long asked = optional_int_arg(r, "r", 0LL, LLONG_MAX).value_or(-1);
 
   SourcedBound sourced;
   std::string message;
@@ -109,7 +116,7 @@ void register_bound(py::module_& module) {
   py::class_<PyBoundResult>(
       module, "BoundResult",
       "A certified lower bound r >= bound on the feature rank of models solving T(m,n), "
-      "as `kernelrank bound --m M` reports it.")
+      "as `kernelrank bound` reports it for one m.")
       .def_readonly("m", &PyBoundResult::m, "Token width")
       .def_readonly("n", &PyBoundResult::n, "Sequence length")
       .def_readonly("bound", &PyBoundResult::bound,
@@ -146,14 +153,17 @@ void register_bound(py::module_& module) {
       py::arg("seed") = 1, py::arg("effort") = 1, py::arg("subset") = true,
       R"doc(The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult.
 
-The same computation as `kernelrank bound --m M --n N`: every source (code bound, order
+The same computation as `kernelrank bound` for one m: every source (code bound, order
 argument, inheritance, linear dependence, one row) is tried, and each candidate
 certificate is verified in memory by the independent checker's library before it can win.
-  r=R              also say whether R features are ruled out (r_ruled_out)
-  code=PATH        use only this code (own tokens) and its subsets (--code)
-  model_class      "NK" or "PF" (--class); position_dependent=True (--position-dependent)
-  certificate=PATH write the certificate there atomically, as --cert does
-  seed, effort     the randomised constructions (--seed, --effort); subset=False is --no-subset
+  r=R              also say whether R features are ruled out (r_ruled_out); R >= 0
+  code=PATH        use only this code (own tokens) and its subsets
+  model_class      "NK" or "PF"; position_dependent=True bounds position-dependent maps
+  certificate=PATH write the certificate there, atomically
+  seed, effort     the randomised constructions: the first seed (0..2**64-1) and the seeds
+                   per construction (0..1000); subset=False certifies whole codes only
+An argument of the wrong type raises TypeError, a value outside its range (or m, n outside
+the library's) kernelrank.UsageError, each naming the argument.
 
 Example:
   >>> b = kernelrank.bound(24, certificate="build/bound-m24.cert")

@@ -14,6 +14,8 @@
 namespace kernelrank::python {
 namespace {
 
+constexpr int kMaxThreads = 1024;  // as kernelrank-check's threads option
+
 struct PyCheckResult {
   bool verified = false;
   std::string status;   // the status line: "s VERIFIED" or "s NOT VERIFIED"
@@ -47,11 +49,12 @@ bool readable(const std::string& path) {
   return static_cast<bool>(in);
 }
 
-PyCheckResult run_check(const py::object& path_arg, const py::object& family_arg, int threads) {
+PyCheckResult run_check(const py::object& path_arg, const py::object& family_arg,
+                        const py::object& threads_arg) {
   const std::string path = path_argument(path_arg, "path");
   std::optional<std::string> family;
   if (!family_arg.is_none()) family = path_argument(family_arg, "family");
-  if (threads < 0) raise_usage("--threads must be >= 0");
+  const int threads = int_arg(threads_arg, "threads", 0, kMaxThreads);
   std::ostringstream out, err;
   krcheck::CheckResult checked;
   {
@@ -113,11 +116,12 @@ void register_check(py::module_& module) {
       py::kw_only(), py::arg("threads") = 0,
       R"doc(Check a certificate with the independent checker's library; returns a CheckResult.
 
-The same check as `kernelrank-check [--threads T] CERT [FAMILY]` (the checker shares no
-code with the producer). A certificate that is wrong or malformed is not an exception:
-verified is False, status is 's NOT VERIFIED' and message holds the checker's error lines.
-A path that cannot be read raises kernelrank.InputError ('PATH:0: error: cannot open the
-file'). family= is the family file of a family certificate. threads=0: all hardware threads.
+The same check as `kernelrank-check CERT [FAMILY]` (the checker shares no code with the
+producer). A certificate that is wrong or malformed is not an exception: verified is False,
+status is 's NOT VERIFIED' and message holds the checker's error lines. A path that cannot
+be read raises kernelrank.InputError ('PATH:0: error: cannot open the file'). family= is
+the family file of a family certificate. threads: worker threads, 0..1024 as the checker
+takes them, 0 for all hardware threads.
 
 Example:
   >>> kernelrank.check_certificate("build/bound-m24.cert").verified

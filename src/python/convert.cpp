@@ -2,9 +2,12 @@
 // and the Instance class.
 #include "bindings.hpp"
 
+#include "kernelrank/core/errors.hpp"
+
 #include <gmp.h>
 
 #include <memory>
+#include <string_view>
 
 namespace kernelrank::python {
 
@@ -67,6 +70,88 @@ std::string instance_repr(const PyInstance& instance) {
             ", fails=" + py::repr(instance.fails).cast<std::string>();
   }
   return text + ")";
+}
+
+namespace {
+
+std::string type_name(const py::handle& value) {
+  return py::str(py::type::of(value).attr("__name__")).cast<std::string>();
+}
+
+// numpy.bool_ is neither a bool nor an int subclass (and NumPy refuses its __index__).
+bool is_numpy_bool(const py::handle& value) {
+  const std::string_view name = Py_TYPE(value.ptr())->tp_name;
+  return name == "numpy.bool_" || name == "numpy.bool";
+}
+
+// An int for a message; past Python's limit on decimal conversions (4300 digits), its size.
+std::string int_text(const py::int_& value) {
+  try {
+    return py::str(py::handle(value)).cast<std::string>();
+  } catch (const py::error_already_set&) {
+    return "an int of " + py::str(value.attr("bit_length")()).cast<std::string>() + " bits";
+  }
+}
+
+bool less(const py::handle& a, const py::handle& b) {
+  const int result = PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_LT);
+  if (result < 0) throw py::error_already_set();
+  return result == 1;
+}
+
+}  // namespace
+
+py::int_ checked_int(const py::handle& value, const char* name, const py::int_& lo,
+                     const py::int_& hi, bool none_allowed) {
+  // __index__: ints and numpy's integers, never a float or a str (int() would truncate or parse).
+  if (PyBool_Check(value.ptr()) || is_numpy_bool(value) || !PyIndex_Check(value.ptr()))
+    throw py::type_error(
+        std::string(name) +
+        (none_allowed ? " must be an int or None, not " : " must be an int, not ") +
+        type_name(value));
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) throw py::error_already_set();
+  const auto number = py::reinterpret_steal<py::int_>(index);
+  if (less(number, lo) || less(hi, number))
+    throw UsageError(std::string(name) + ": must be in " + int_text(lo) + ".." + int_text(hi) +
+                     ", not " + int_text(number));
+  return number;
+}
+
+bool bool_arg(const py::handle& value, const char* name) {
+  if (value.ptr() == Py_True) return true;
+  if (value.ptr() == Py_False) return false;
+  if (is_numpy_bool(value)) return value.cast<bool>();
+  throw py::type_error(std::string(name) + " must be a bool, not " + type_name(value));
+}
+
+std::string str_arg(const py::handle& value, const char* name) {
+  if (!py::isinstance<py::str>(value))
+    throw py::type_error(std::string(name) + " must be a str, not " + type_name(value));
+  return value.cast<std::string>();
+}
+
+std::optional<std::string> optional_str_arg(const py::handle& value, const char* name) {
+  if (value.is_none()) return std::nullopt;
+  if (!py::isinstance<py::str>(value))
+    throw py::type_error(std::string(name) + " must be a str or None, not " + type_name(value));
+  return value.cast<std::string>();
+}
+
+double float_arg(const py::handle& value, const char* name) {
+  const bool number =
+      PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) ||
+      (Py_TYPE(value.ptr())->tp_as_number != nullptr &&
+       Py_TYPE(value.ptr())->tp_as_number->nb_float != nullptr);  // numpy.float32, Fraction
+  if (!number || PyBool_Check(value.ptr()) || is_numpy_bool(value))
+    throw py::type_error(std::string(name) + " must be a number, not " + type_name(value));
+  const double result = PyFloat_AsDouble(value.ptr());
+  if (result == -1.0 && PyErr_Occurred() != nullptr) {
+    if (PyErr_ExceptionMatches(PyExc_OverflowError) == 0) throw py::error_already_set();
+    PyErr_Clear();  // an int or Fraction past the largest double
+    throw UsageError(std::string(name) + ": must be at most about 1.8e308 (a double)");
+  }
+  return result;
 }
 
 bool is_path_like(const py::handle& value) {

@@ -1,12 +1,15 @@
 // The library's exceptions as Python exceptions. Every message is the text the CLI prints
 // for the same failure, without the CLI's "kernelrank: error: " (or "kernelrank: resource
-// limit: ", "kernelrank: INTERNAL ERROR (please report): ") prefix; an InputError's message
-// is the whole "FILE:LINE: error: MESSAGE" line, which the CLI prints without a prefix.
+// limit: ", "kernelrank: INTERNAL ERROR (please report): ") prefix, except that a parameter
+// is named by its keyword argument (m, max_instances) where the CLI names its flag; an
+// InputError's message is the whole "FILE:LINE: error: MESSAGE" line, which the CLI prints
+// without a prefix.
 #include "bindings.hpp"
 
 #include "check/reader.hpp"  // krcheck::printable: the CLI's rendering of messages
 #include "kernelrank/core/errors.hpp"
 
+#include <map>
 #include <new>
 
 namespace kernelrank::python {
@@ -38,12 +41,11 @@ void set_error(PyObject* type, const std::string& message) {
   PyErr_SetString(type, krcheck::printable(message).c_str());
 }
 
-// A library parameter {name} is written as the CLI writes it (--name), so that every message
-// is the CLI's text (docs/python.md); the keyword arguments have the flags' names.
+// A library parameter {name} is written as the keyword argument that sets it.
 std::string python_message(const std::exception& e) {
   const auto* named = dynamic_cast<const ParameterMessage*>(&e);
   if (named == nullptr) return e.what();
-  return named->render([](const std::string& parameter) { return "--" + parameter; });
+  return named->render(keyword_name);
 }
 
 void set_input_error(const InputError& e) {
@@ -58,6 +60,17 @@ void set_input_error(const InputError& e) {
 }  // namespace
 
 [[noreturn]] void raise_usage(const std::string& message) { throw UsageError(message); }
+
+std::string keyword_name(const std::string& parameter) {
+  // The flags whose keyword argument is named otherwise (bound.cpp, tasks.cpp).
+  static const std::map<std::string, std::string> renamed = {
+      {"class", "model_class"}, {"cert", "certificate"}, {"out-prefix", "out"}};
+  if (const auto found = renamed.find(parameter); found != renamed.end()) return found->second;
+  std::string keyword = parameter;
+  for (char& c : keyword)
+    if (c == '-') c = '_';
+  return keyword;
+}
 
 void register_errors(py::module_& module) {
   error_base = new_class(

@@ -1,16 +1,14 @@
-// kernelrank.evaluate: what `kernelrank eval` computes (src/cli/cmd_eval.cpp, without
-// sharding), on a model file, a built-in or a dict of arrays, with the report as Python
-// objects (exact values as fractions.Fraction).
+// kernelrank.evaluate: the evaluation plan of the application layer (app/evaluation.hpp),
+// which the CLI's eval runs too, on a model file, a built-in or a dict of arrays, with the
+// report as Python objects (exact values as fractions.Fraction).
 #include "bindings.hpp"
 
-#include "kernelrank/core/code.hpp"
+#include "kernelrank/app/evaluation.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
-#include "kernelrank/core/resource_limits.hpp"
+#include "kernelrank/core/resource_limits.hpp"  // kDefaultMaxProfileWork
 #include "kernelrank/eval/eval_partial.hpp"
-#include "kernelrank/eval/evaluate.hpp"
-#include "kernelrank/models/declared_class.hpp"
-#include "kernelrank/models/model_io.hpp"  // kMaxModelWidth, the CLI's --m range
+#include "kernelrank/models/model_io.hpp"  // kMaxModelWidth, the range of m
 
 #include <limits>
 
@@ -39,160 +37,39 @@ std::string eval_repr(const PyEvalResult& r) {
          ", failures=" + std::to_string(py::len(r.failures)) + " listed)";
 }
 
-struct PrecisionArgs {
-  py::object precision, max_precision;  // int or None (then 64 and 4096 bits)
+// The task arguments, converted by keyword (bindings.hpp) with the ranges of the CLI's eval.
+struct TaskArgs {
+  py::object m, family, tokens, n, mode, threads, failures, max_instances;
+  py::object profiles, brute_force, cross_check, max_profile_work, precision, max_precision;
 };
 
-void refuse_precision(const PrecisionArgs& precision) {
-  if (!precision.precision.is_none() || !precision.max_precision.is_none())
-    throw UsageError(
-        "--precision and --max-precision apply to heads with transcendental features (elu1, exp, "
-        "softmax)");
+// The plan of app/evaluation.hpp, the same as the CLI's eval makes of its options.
+EvalPlan eval_plan(const TaskArgs& task) {
+  EvalPlan plan;
+  // None is the model's width (an m of 0 or -1 was once read that way: now refused).
+  plan.m = optional_int_arg<int>(task.m, "m", 1, kMaxModelWidth).value_or(0);
+  plan.n = int_arg<int>(task.n, "n", 1);
+  if (!task.family.is_none()) plan.family = path_argument(task.family, "family");
+  if (!task.tokens.is_none()) plan.tokens = path_argument(task.tokens, "tokens");
+  const bool profiles = bool_arg(task.profiles, "profiles");
+  const bool brute_force = bool_arg(task.brute_force, "brute_force");
+  if (profiles && brute_force) throw DomainError("{profiles} excludes {brute-force}");
+  plan.method = bool_arg(task.cross_check, "cross_check") ? EvalMethod::CrossCheck
+                : profiles                                ? EvalMethod::Profiles
+                : brute_force                             ? EvalMethod::BruteForce
+                                                          : EvalMethod::Auto;
+  plan.max_profile_work = float_arg(task.max_profile_work, "max_profile_work");
+  plan.options.mode = parse_query_mode(str_arg(task.mode, "mode"));
+  plan.options.max_failures = int_arg<std::size_t>(task.failures, "failures", 0);
+  plan.options.instance_limit = int_arg<std::uint64_t>(task.max_instances, "max_instances", 0);
+  plan.options.threads = resolve_threads(int_arg<int>(task.threads, "threads", 0));
+  plan.precision = optional_int_arg<long>(task.precision, "precision");
+  plan.max_precision = optional_int_arg<long>(task.max_precision, "max_precision");
+  return plan;
 }
 
-int optional_int(const py::object& value, const char* what) {
-  if (value.is_none()) return 0;
-  if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr()))
-    throw py::type_error(std::string(what) + " must be an int or None");
-  return value.cast<int>();
-}
-
-// An integer argument in lo..hi, else UsageError (a ValueError) naming it: pybind's own conversion
-// reports failures=-1 or n=10**30 as "incompatible function arguments", naming none.
-template <class T>
-T ranged(const py::object& value, const std::string& name, T lo, T hi) {
-  if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr()))
-    throw py::type_error(name + " must be an int");
-  const py::int_ number = py::reinterpret_borrow<py::int_>(value);
-  if (PyObject_RichCompareBool(number.ptr(), py::int_(lo).ptr(), Py_LT) == 1 ||
-      PyObject_RichCompareBool(number.ptr(), py::int_(hi).ptr(), Py_GT) == 1)
-    throw UsageError(name + ": must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                     ", not " + py::str(value).cast<std::string>());
-  return number.cast<T>();
-}
-
-// m as the CLI's --m: None is the model's width, anything else must be a width (an m of 0
-// or -1 was read as "the model's width").
-int width_argument(const py::object& value) {
-  if (value.is_none()) return 0;
-  optional_int(value, "m");  // the type error as before
-  return ranged<int>(value, "--m", 1, kMaxModelWidth);
-}
-
-}  // namespace
-
-namespace {
-
-// A head with transcendental features: ball arithmetic on a family or the cube, as the CLI.
-py::object run_ball(const RealHead& head, const py::object& family_arg, int m, int n,
-                    const EvalOptions& options, bool tokens, bool profiles, bool cross_check,
-                    const PrecisionArgs& precision) {
-  if (cross_check || profiles || tokens)
-    throw UsageError(
-        "a " + to_string(head.map) +
-        " head is evaluated with ball arithmetic, on a --family or the cube only: drop "
-        "--shard/--partial/--mpi/--cross-check/--profiles/--tokens");
-  BallArgs args;
-  args.family = family_arg;
-  args.m = m;
-  args.n = n;
-  args.options.mode = options.mode;
-  args.options.max_listed = options.max_failures;
-  args.options.instance_limit = options.instance_limit;
-  args.options.threads = options.threads;
-  if (!precision.precision.is_none())
-    args.options.precision = optional_int(precision.precision, "precision");
-  if (!precision.max_precision.is_none())
-    args.options.max_precision = optional_int(precision.max_precision, "max_precision");
-  return evaluate_ball(head, args);
-}
-
-py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
-                        const std::string& mode, const py::object& family_arg,
-                        const py::object& tokens_arg, int threads, std::size_t failures,
-                        std::uint64_t max_instances, bool profiles, bool brute_force,
-                        bool cross_check, double max_profile_work, const PrecisionArgs& precision) {
-  const int m_given = width_argument(m_arg);
-  if (!family_arg.is_none() && !tokens_arg.is_none()) raise_usage("--family excludes --tokens");
-  if (profiles && brute_force) raise_usage("--profiles excludes --brute-force");
-  EvalOptions options;
-  options.mode = parse_query_mode(mode);
-  options.max_failures = failures;
-  options.instance_limit = max_instances;
-  options.threads = resolve_threads(threads);
-  if (n < 1) raise_usage("--n must be at least 1");
-
-  std::unique_ptr<Model> model;
-  EvalReport report;
-  std::string task;
-  if (!family_arg.is_none()) {
-    std::string path;
-    const Family family = family_argument(family_arg, path);
-    LoadedHead head = load_python_head(margs, family.m, family.n);
-    if (head.ball)
-      return run_ball(*head.ball, family_arg, 0, family.n, options, false, profiles, cross_check,
-                      precision);
-    refuse_precision(precision);
-    model = std::move(head.exact);
-    py::gil_scoped_release release;
-    report = summary_to_report(evaluate_family_summary(*model, family, options));
-    task = "family " + path + " (" + std::to_string(family.instances.size()) +
-           " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
-  } else if (!tokens_arg.is_none()) {
-    const std::string path = path_argument(tokens_arg, "tokens");
-    Code code;
-    {
-      py::gil_scoped_release release;
-      code = read_code(path);
-    }
-    LoadedHead head = load_python_head(margs, code.m, n);
-    if (head.ball)
-      return run_ball(*head.ball, py::none(), 0, n, options, true, profiles, cross_check,
-                      precision);
-    refuse_precision(precision);
-    model = std::move(head.exact);
-    py::gil_scoped_release release;
-    report = summary_to_report(evaluate_token_set_summary(*model, code.words, n, options));
-    task = "all length-" + std::to_string(n) + " sequences over the " +
-           std::to_string(code.words.size()) + " tokens of " + path + " (mode " + mode + ")";
-  } else {
-    LoadedHead head = load_python_head(margs, m_given, n);
-    if (head.ball)
-      return run_ball(*head.ball, py::none(), m_given, n, options, false, profiles, cross_check,
-                      precision);
-    refuse_precision(precision);
-    model = std::move(head.exact);
-    py::gil_scoped_release release;
-    const int m = model->width();
-    task = "cube task T(" + std::to_string(m) + "," + std::to_string(n) + ") (mode " + mode + ")";
-    const OverlapForm* form = model->overlap_form();
-    const bool profiles_possible = form != nullptr && !model->position_dependent();
-    const bool brute_possible = m <= 24 && static_cast<long double>(m) * n <= 62 &&
-                                static_cast<long double>(std::uint64_t{1} << (m * n)) *
-                                        (options.mode == QueryMode::All ? n : 1) <=
-                                    static_cast<long double>(max_instances);
-    if ((profiles || cross_check) && !profiles_possible)
-      raise_usage("--profiles needs a model that depends only on overlaps (a built-in)");
-    const bool use_profiles =
-        cross_check || profiles || (!brute_force && !brute_possible && profiles_possible);
-    if (use_profiles)
-      require_profile_work(m, n, max_profile_work,
-                           "; lower --m or --n, or raise --max-profile-work to wait for it",
-                           "; use a smaller n, or a family file (eval --family) for longer "
-                           "sequences");  // the CLI's messages
-    if (cross_check) {
-      const EvalReport brute = evaluate_cube(*model, m, n, options);
-      report = summary_to_report(evaluate_profiles_summary(*form, m, n, options));
-      if (!(brute.instances == report.instances && brute.failing == report.failing &&
-            brute.undefined == report.undefined && brute.max_error == report.max_error))
-        throw InternalError("brute force and overlap profiles disagree on " + task);
-    } else if (use_profiles) {
-      report = summary_to_report(evaluate_profiles_summary(*form, m, n, options));
-    } else {
-      report = summary_to_report(evaluate_cube_summary(*model, m, n, options));
-    }
-  }
-  const Classification cls = reported_class(*model);  // the declared class, if any
+py::object exact_result(const ExactEvaluation& run) {
+  const EvalReport report = summary_to_report(run.summary);
   PyEvalResult result;
   result.solves = report.solves();
   result.instances = to_python_int(report.instances);
@@ -206,12 +83,28 @@ py::object run_evaluate(const ModelArgs& margs, const py::object& m_arg, int n,
   result.worst = report.worst ? py::cast(to_instance(*report.worst)) : py::none();
   result.failures = to_instances(report.failures);
   result.method = report.method;
-  result.task = task;
-  result.model = model->description();
-  result.model_class = to_string(cls.model_class);
-  result.class_detail = cls.detail;
+  result.task = run.id.task;
+  result.model = run.id.model_description;
+  result.model_class = run.id.model_class;
+  result.class_detail = run.id.class_detail;
   return py::cast(std::move(result));
 }
+
+py::object run_evaluate(const ModelArgs& margs, const TaskArgs& task) {
+  const EvalPlan plan = eval_plan(task);
+  HeadSource head = open_python_head(margs, true);
+  Evaluation result;
+  {
+    py::gil_scoped_release release;
+    result = evaluate_plan(head, plan);
+  }
+  if (result.ball) return ball_result(head.ball_head(), *result.ball);
+  return exact_result(*result.exact);
+}
+
+}  // namespace
+
+namespace {
 
 // The result type, registered before the function that returns it.
 void register_eval_result(py::module_& module) {
@@ -256,22 +149,20 @@ void register_evaluate(py::module_& module) {
   module.def(
       "evaluate",
       [](const py::object& model, const py::object& builtin, const py::object& base,
-         const py::object& activation, const std::string& name, const py::object& positions,
+         const py::object& activation, const py::object& name, const py::object& positions,
          const py::object& layout, const py::object& feature_map, const py::object& precision,
          const py::object& max_precision, const py::object& m, const py::object& n,
-         const std::string& mode, const py::object& family, const py::object& tokens,
+         const py::object& mode, const py::object& family, const py::object& tokens,
          const py::object& threads, const py::object& failures, const py::object& max_instances,
-         bool profiles, bool brute_force, bool cross_check, double max_profile_work) {
-        const ModelArgs args{model, builtin,   base,   activation,
-                             name,  positions, layout, feature_map};
-        constexpr int kIntMax = std::numeric_limits<int>::max();
-        constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
-        return run_evaluate(args, m, ranged<int>(n, "n", 1, kIntMax), mode, family, tokens,
-                            ranged<int>(threads, "threads", 0, kIntMax),
-                            ranged<std::uint64_t>(failures, "failures", 0, kU64Max),
-                            ranged<std::uint64_t>(max_instances, "max_instances", 0, kU64Max),
-                            profiles, brute_force, cross_check, max_profile_work,
-                            PrecisionArgs{precision, max_precision});
+         const py::object& profiles, const py::object& brute_force, const py::object& cross_check,
+         const py::object& max_profile_work) {
+        const ModelArgs args{model,     builtin, base,       activation, str_arg(name, "name"),
+                             positions, layout,  feature_map};
+        const TaskArgs task{m,         family,       tokens,      n,
+                            mode,      threads,      failures,    max_instances,
+                            profiles,  brute_force,  cross_check, max_profile_work,
+                            precision, max_precision};
+        return run_evaluate(args, task);
       },
       py::arg("model") = py::none(), py::kw_only(), py::arg("builtin") = py::none(),
       py::arg("base") = py::none(), py::arg("activation") = py::none(), py::arg("name") = "<dict>",
@@ -287,7 +178,7 @@ void register_evaluate(py::module_& module) {
 head with transcendental features (elu1, exp, softmax).
 
 The model is one of:
-  * a path (str or os.PathLike) to any model file `eval --model` accepts: text, JSON
+  * a path (str or os.PathLike) to any model file the CLI's eval accepts: text, JSON
     tabular or a safetensors head;
   * builtin="rank1-mean" | "softmax" | "product" (with base=, an exact number given as
     str, int or Fraction, for softmax and product; default 3), for width m;

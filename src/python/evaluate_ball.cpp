@@ -1,5 +1,5 @@
 // kernelrank.evaluate on a head with transcendental features (elu1, exp, softmax): the
-// ball-arithmetic report of `kernelrank eval` (src/cli/eval_ball.cpp) as Python objects.
+// ball-arithmetic report of the application layer (app/evaluation.hpp) as Python objects.
 // The enclosures are exact dyadic rationals, returned as fractions.Fraction.
 #include "bindings.hpp"
 
@@ -71,27 +71,8 @@ std::string ball_result_repr(const PyBallResult& r) {
 
 }  // namespace
 
-py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
-  if (args.m != 0 && args.m != head.m)
-    throw UsageError("the head has width m=" + std::to_string(head.m) + " but --m is " +
-                     std::to_string(args.m));
-  BallReport report;
-  std::string task;
-  std::string family_path;
-  if (!args.family.is_none()) family_path = path_argument(args.family, "family");
-  {
-    py::gil_scoped_release release;
-    if (!family_path.empty()) {
-      const Family family = read_family(family_path);
-      task = "family " + family_path + " (" + std::to_string(family.instances.size()) +
-             " instances, m=" + std::to_string(family.m) + ", n=" + std::to_string(family.n) + ")";
-      report = evaluate_ball_family(head, family, args.options);
-    } else {
-      task = "cube task T(" + std::to_string(head.m) + "," + std::to_string(args.n) + ") (mode " +
-             to_string(args.options.mode) + ")";
-      report = evaluate_ball_cube(head, args.n, args.options);
-    }
-  }
+py::object ball_result(const RealHead& head, const BallEvaluation& run) {
+  const BallReport& report = run.report;
   PyBallResult r;
   r.solves = report.solves();
   r.decided = report.undecided == 0;
@@ -100,8 +81,8 @@ py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
   r.passing = py::int_(report.passing);
   r.failing = py::int_(report.failing);
   r.undecided = py::int_(report.undecided);
-  r.start_precision = args.options.precision;
-  r.max_precision = args.options.max_precision;
+  r.start_precision = run.options.precision;
+  r.max_precision = run.options.max_precision;
   r.final_precision = report.final_precision;
   for (const auto& [bits, count] : report.decided_at)
     r.decided_at[py::int_(bits)] = py::int_(count);
@@ -111,7 +92,7 @@ py::object evaluate_ball(const RealHead& head, const BallArgs& args) {
   r.failures = to_ball_instances(report.failures);
   r.undecided_instances = to_ball_instances(report.undecided_list);
   r.method = report.method + ", ball arithmetic";
-  r.task = task;
+  r.task = run.task;
   r.model = head.description;
   r.feature_map = to_string(head.map);
   return py::cast(std::move(r));

@@ -34,8 +34,11 @@ Functions:
 
 Errors are kernelrank.Error subclasses: UsageError and InputError (ValueError),
 ResourceError (MemoryError), OutputError (OSError), InternalError (RuntimeError); their
-messages are the text the CLI prints after its "kernelrank: error: " prefix (an InputError's
-message is the CLI's whole "FILE:LINE: error: MESSAGE" line).
+messages are the text the CLI prints after its "kernelrank: error: " prefix, with each
+option named by its keyword argument (an InputError's message is the CLI's whole
+"FILE:LINE: error: MESSAGE" line). An argument of the wrong type raises TypeError and an
+int outside its range UsageError, each naming the argument: "m must be an int, not str",
+"effort: must be in 0..1000, not 1001".
 )doc";
   module.attr("__version__") = KERNELRANK_VERSION;
   register_errors(module);
@@ -45,7 +48,12 @@ message is the CLI's whole "FILE:LINE: error: MESSAGE" line).
   register_bound(module);
   register_check(module);
   register_tasks(module);
-  module.def("set_progress", &kernelrank::Progress::set_enabled, pybind11::arg("enabled"),
-             "Turn the progress lines that long runs print on stderr on or off (the CLI's --quiet "
-             "is off).");
+  module.def(
+      "set_progress",
+      [](const pybind11::object& enabled) {
+        kernelrank::Progress::set_enabled(bool_arg(enabled, "enabled"));
+      },
+      pybind11::arg("enabled"),
+      "Turn the progress lines that long runs print on stderr on or off (enabled: a bool; off "
+      "is the CLI's quiet option).");
 }

@@ -9,6 +9,7 @@
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/generate.hpp"
 #include "kernelrank/core/resource_limits.hpp"
+#include "kernelrank/models/model_io.hpp"  // kMaxModelWidth, the range of the CLI's m
 
 namespace kernelrank::python {
 namespace {
@@ -35,13 +36,17 @@ std::string counterexample_repr(const PyCounterexample& c) {
          ", solves=" + (c.solves ? "True" : "False") + ")";
 }
 
+// The arguments arrive as given and are converted by their keywords (bindings.hpp), with the
+// CLI's ranges; the model's own arguments are checked where the model is resolved.
 PyCounterexample run_counterexample(const py::object& model, const py::object& builtin,
                                     const py::object& base, const py::object& activation,
-                                    const std::string& name, const py::object& positions,
-                                    const py::object& m_arg, int n, const py::object& family_arg,
-                                    const py::object& out_arg) {
-  const ModelArgs margs{model, builtin, base, activation, name, positions, py::none(), py::none()};
-  const int m = m_arg.is_none() ? 0 : m_arg.cast<int>();
+                                    const py::object& name, const py::object& positions,
+                                    const py::object& m_arg, const py::object& n_arg,
+                                    const py::object& family_arg, const py::object& out_arg) {
+  const ModelArgs margs{model,     builtin,    base,      activation, str_arg(name, "name"),
+                        positions, py::none(), py::none()};
+  const int m = optional_int_arg(m_arg, "m", 1, kMaxModelWidth).value_or(0);  // 0: the model's
+  const int n = int_arg<int>(n_arg, "n");
   std::string out;
   if (!out_arg.is_none()) out = path_argument(out_arg, "out");
   std::unique_ptr<Model> loaded;
@@ -83,17 +88,23 @@ PyCounterexample run_counterexample(const py::object& model, const py::object& b
 
 constexpr std::size_t kMaxGenerated = 10'000'000;  // as `kernelrank generate`
 
-PyGenerated run_generate(int m, int n, const std::string& mode, const py::object& code_arg,
-                         const py::object& golay_arg, std::uint64_t seed, std::size_t train,
-                         std::size_t test, const py::object& out_arg, const std::string& format) {
+// As run_counterexample: m and n are checked by the library, as for the CLI.
+PyGenerated run_generate(const py::object& m, const py::object& n, const py::object& mode,
+                         const py::object& code_arg, const py::object& golay_arg,
+                         const py::object& seed, const py::object& train_arg,
+                         const py::object& test_arg, const py::object& out_arg,
+                         const py::object& format_arg) {
+  const std::string format = str_arg(format_arg, "format");
   if (format != "family" && format != "csv" && format != "jsonl" && format != "all")
-    raise_usage("--format must be family, csv, jsonl or all");
-  if (!code_arg.is_none() && !golay_arg.is_none()) raise_usage("--code excludes --golay");
+    raise_usage("format must be family, csv, jsonl or all");
+  if (!code_arg.is_none() && !golay_arg.is_none()) raise_usage("code= excludes golay=");
+  const std::size_t train = int_arg<std::size_t>(train_arg, "train");
+  const std::size_t test = int_arg<std::size_t>(test_arg, "test");
   GenerateOptions options;
-  options.m = m;
-  options.n = n;
-  options.mode = parse_query_mode(mode);
-  options.seed = seed;
+  options.m = int_arg<int>(m, "m");
+  options.n = int_arg<int>(n, "n");
+  options.mode = parse_query_mode(str_arg(mode, "mode"));
+  options.seed = int_arg<std::uint64_t>(seed, "seed");
   options.train = train;
   options.test = test;
   std::string source = "uniformly random tokens";
@@ -104,7 +115,7 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
   {
     const std::string code_path =
         code_arg.is_none() ? std::string() : path_argument(code_arg, "code");
-    const std::string golay = golay_arg.is_none() ? std::string() : golay_arg.cast<std::string>();
+    const std::string golay = optional_str_arg(golay_arg, "golay").value_or("");
     py::gil_scoped_release release;
     if (!code_path.empty()) {
       const Code code = read_code(code_path);
@@ -112,15 +123,14 @@ PyGenerated run_generate(int m, int n, const std::string& mode, const py::object
       options.m = code.m;
       source = "the words of " + code_path;
     } else if (!golay_arg.is_none()) {
-      if (golay != "octads" && golay != "dodecads")
-        raise_usage("--golay must be octads or dodecads");
+      if (golay != "octads" && golay != "dodecads") raise_usage("golay must be octads or dodecads");
       options.tokens = (golay == "octads" ? golay_octads() : golay_dodecads()).words;
       options.m = 24;
       source = "the Golay " + golay;
     }
     for (const std::size_t count : {train, test})
       if (count > kMaxGenerated)
-        throw ResourceError("--train and --test take at most " + std::to_string(kMaxGenerated) +
+        throw ResourceError("train and test take at most " + std::to_string(kMaxGenerated) +
                             " instances each, not " + std::to_string(count));
     if (options.n >= 1 && options.m >= 1) {
       require_family_file_size(train > test ? train : test, options.n, options.m, "generate");
@@ -193,8 +203,8 @@ void register_tasks(py::module_& module) {
       R"doc(Find a failing instance for a model, guided by the proof; returns a Counterexample.
 
 As `kernelrank counterexample`: the model is a path, builtin=NAME (with m, base) or a dict
-of arrays (see evaluate). The task is T(m,n), or family=PATH. out=PATH writes the failing
-instance as a one-line family file (atomically), as --out does.
+of arrays (see evaluate). The task is T(m,n) (m in 1..4096, None: the model's width), or
+family=PATH. out=PATH writes the failing instance as a one-line family file (atomically).
 
 Example:
   >>> c = kernelrank.counterexample(builtin="softmax", base=2, m=6)
@@ -228,9 +238,10 @@ Example:
 
 As `kernelrank generate`: tokens uniformly random of width m, or the words of code=PATH,
 or golay="octads" | "dodecads". mode "all" draws a random query position. With out=PREFIX
-(the CLI's --out-prefix) the same files are written, atomically: PREFIX-train.family,
+(the CLI's output prefix) the same files are written, atomically: PREFIX-train.family,
 PREFIX-train.csv, PREFIX-train.jsonl and the same for test (format= "family", "csv",
-"jsonl" or "all"). The sets depend only on the arguments (seed included).
+"jsonl" or "all"). The sets depend only on the arguments (seed included: 0..2**64-1);
+train and test take at most 10,000,000 instances each.
 
 Example:
   >>> g = kernelrank.generate_family(8, train=5, test=5, seed=7)

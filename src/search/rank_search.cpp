@@ -58,17 +58,21 @@ struct ExactRefutations {
   bool any() const { return !certified.empty() || !exact_only.empty(); }
 };
 
-// Keeps the first certificate the checker's library verifies as the cell's certificate.
-void keep_certificate(const RankTask& task, const std::string& text, const std::string& rule,
-                      SearchResult& result) {
+// Puts a certificate claiming r >= claim through the gate (the one check) and keeps the
+// first one as the cell's certificate; returns the checker's bound.
+Integer keep_certificate(const RankTask& task, std::string text, const Integer& claim,
+                         const std::string& rule, SearchResult& result) {
   const std::optional<FamilyInput> family =
       task.cube ? std::nullopt
                 : std::optional<FamilyInput>(FamilyInput{task.family_file, task.family_file_bytes});
-  VerifiedCertificate verified = verify_certificate(text, family);  // the one check
+  VerifiedCertificate verified =
+      verify_certificate(CertificateDraft{std::move(text), family, claim});
+  Integer bound = verified.bound();
   if (!result.certificate_text) {
     result.certificate_text = std::move(verified);
     result.certificate_rule = rule;
   }
+  return bound;
 }
 
 // 1. Exact arguments: the order argument (r <= 2) and a rank-bound certificate.
@@ -89,7 +93,7 @@ ExactRefutations run_exact_arguments(const RankTask& task, const SearchOptions& 
                                   why_not)
               : std::nullopt;
       if (text) {
-        keep_certificate(task, *text, "order", result);
+        (void)keep_certificate(task, *text, Integer(options.r + 1), "order", result);
         found.certified.push_back("order argument, " + result.order->summary);
       } else {
         found.exact_only.push_back(
@@ -110,9 +114,11 @@ ExactRefutations run_exact_arguments(const RankTask& task, const SearchOptions& 
       c.construction = bound->best.construction;
       c.rows = bound->best.rows;
       c.result = bound->bound;
+      // What search reports as "r >=" is the checker's number.
+      c.bound =
+          keep_certificate(task, cube_certificate(cert_task, c.construction, c.rows, c.result),
+                           c.bound, to_string(c.result.rule), result);
       result.certificate = c;
-      keep_certificate(task, cube_certificate(cert_task, c.construction, c.rows, c.result),
-                       to_string(c.result.rule), result);
       found.certified.push_back("rank-bound certificate r >= " + c.bound.str() + " (" +
                                 c.construction + ")");
     }
@@ -285,8 +291,9 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
     result.detail =
         "with no features the kernel is identically 0, so every instance has a zero denominator";
     if (task.cube && task.n >= 3) {
-      keep_certificate(task, one_row_certificate(certificate_task_of(task, options.search_class)),
-                       "one row", result);
+      (void)keep_certificate(task,
+                             one_row_certificate(certificate_task_of(task, options.search_class)),
+                             Integer(1), "one row", result);
       result.label = "refuted (certified)";
     } else {
       result.label = "refuted (exact, not checker-verified)";

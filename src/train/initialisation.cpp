@@ -124,9 +124,9 @@ void set_constant_rows(TorchHead& head, int rows, double query_bias) {
 TorchHead head_from_model(const TrainConfig& config, const Family& family, FeatureMap feature) {
   const HeadWeights& w = *config.init_weights;
   const int d = config.d > 0 ? config.d : family.m;
-  if (w.activation != to_string(feature) || w.m != family.m || w.d != d ||
-      w.positions != config.positions || (feature != FeatureMap::Softmax && w.r != config.r))
-    throw DomainError("{init} model: the model is a " + ParameterMessage::literal(w.activation) +
+  if (w.activation != feature || w.m != family.m || w.d != d || w.positions != config.positions ||
+      (feature != FeatureMap::Softmax && w.r != config.r))
+    throw DomainError("{init} model: the model is a " + to_string(w.activation) +
                       " head with m=" + std::to_string(w.m) + ", r=" + std::to_string(w.r) +
                       ", d=" + std::to_string(w.d) + ", positions=" + std::to_string(w.positions) +
                       ", which does not match the training configuration (" + to_string(feature) +

@@ -45,15 +45,13 @@ torch::Tensor from_vector(const std::vector<double>& values, std::vector<std::in
 
 }  // namespace
 
-FeatureMap trained_feature_map(const std::string& name) {
-  const std::optional<FeatureMap> map = feature_map_named(name);
-  if (map && is_trainable(*map)) return *map;
+FeatureMap trained_feature_map(FeatureMap map) {
+  if (is_trainable(map)) return map;
   if (map == FeatureMap::Identity)
     throw DomainError(
         "{feature} identity is not trained: the trainer trains relu, square (PF) and softmax "
         "heads; write a signed identity head as kind=parametric activation=identity");
-  throw DomainError("{feature} must be relu, square or softmax, not '" +
-                    ParameterMessage::literal(name) + "'");
+  throw DomainError("{feature} must be relu, square or softmax, not '" + to_string(map) + "'");
 }
 
 std::vector<torch::Tensor> TorchHead::parameters() const {
@@ -252,7 +250,7 @@ std::vector<std::int64_t> slot_shape(const SlotTensor& field, const HeadWeights&
 
 HeadWeights to_head_weights(const TorchHead& head) {
   HeadWeights out;
-  out.activation = to_string(head.feature);
+  out.activation = head.feature;
   out.m = head.m;
   out.r = head.r;
   out.d = head.d;

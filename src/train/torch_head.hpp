@@ -44,8 +44,8 @@ class SeededUniform {
 };
 
 // The feature map of a trained head (models/feature_map.hpp): relu, square or softmax; throws
-// UsageError naming the trained maps for any other name.
-FeatureMap trained_feature_map(const std::string& name);
+// DomainError naming the trained maps for any other.
+FeatureMap trained_feature_map(FeatureMap map);
 
 struct TorchHead {
   FeatureMap feature = FeatureMap::Square;

@@ -10,11 +10,16 @@ Fails (exit 1, one line per problem) when
   (b) a source name written in the document names no file: every `backticked` name ending
       in .cpp/.hpp/.h or .{hpp,cpp}, and in the tables also every such name written without
       backticks;
-  (c) a quoted #include in src/ or include/ reaches upward: the layers are the document's
+  (c) an #include in src/ or include/ reaches upward: the layers are the document's
       numbered list ("1. **core** (`src/core/`)", bottom first), and a file of one layer may
       include only its own layer's files, lower layers' files and the checker's headers
       (src/check/); the checker may include only its own. Each problem names FILE:LINE.
-      An include that names no file is a problem too (it could hide an upward one).
+      Every spelling is read and resolved as the compiler would: a quoted one first next to
+      the including file (a bare name "commands.hpp", a relative "../eval/x.hpp"), then from
+      the roots include/ and src/ ("kernelrank/eval/x.hpp", "eval/x.hpp"); one in angle
+      brackets from the roots only (<kernelrank/eval/x.hpp>, <eval/x.hpp>, <check/x.hpp>).
+      An include that names no file is a problem too (it could hide an upward one), except
+      an angle one outside the project's folders (<vector>, <z3++.h>: a system header).
 
 Names follow the document's notation ("How to read the tables"): relative to src/ with the
 folder, `core/token.cpp` is src/core/token.cpp; a header `core/token.hpp` is
@@ -109,7 +114,7 @@ def read_tables(lines):
 
 
 LAYER_ITEM = re.compile(r"^\d+\. \*\*(\w+)\*\* \(`src/(\w+)/`\)")
-INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<(kernelrank/[^>]+)>)')
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)')
 CHECKER = "check"
 
 
@@ -133,11 +138,12 @@ def layer_of(path):
     return None
 
 
-def resolve_include(root, includer, spelling):
-    """The repository path an #include spelling reaches, the way the build's include paths
-    (include/ and src/, then the includer's folder) find it; None when it names no file."""
-    candidates = ["include/" + spelling, "src/" + spelling,
-                  str(Path(includer).parent / spelling)]
+def resolve_include(root, includer, spelling, quoted):
+    """The repository path an #include spelling reaches, searched as the compiler searches:
+    a quoted one first in the includer's folder, then (any one) from the roots include/ and
+    src/. None when it names no file."""
+    candidates = [str(Path(includer).parent / spelling)] if quoted else []
+    candidates += ["include/" + spelling, "src/" + spelling]
     for candidate in candidates:
         full = (root / candidate).resolve()
         if full.is_file():
@@ -148,9 +154,16 @@ def resolve_include(root, includer, spelling):
     return None
 
 
+def project_folders(root):
+    """The first folders of angle-bracket spellings that name project files: kernelrank/ and
+    the folders of src/ (<eval/x.hpp>); any other angle include is a system header."""
+    return {"kernelrank"} | {p.name for p in (root / "src").iterdir() if p.is_dir()}
+
+
 def include_problems(root, files, order):
     """Upward includes and includes of no file, as 'FILE:LINE: ...' lines."""
     problems = []
+    ours = project_folders(root)
     for path in files:
         mine = layer_of(path)
         lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
@@ -158,10 +171,12 @@ def include_problems(root, files, order):
             match = INCLUDE.match(line)
             if not match:
                 continue
-            spelling = match.group(1) or match.group(2)
-            target = resolve_include(root, path, spelling)
+            quoted = match.group(1) is not None
+            spelling = match.group(1) if quoted else match.group(2)
+            target = resolve_include(root, path, spelling, quoted)
             if target is None:
-                problems.append(f"{path}:{number}: #include \"{spelling}\" names no file")
+                if quoted or spelling.split("/")[0] in ours:
+                    problems.append(f"{path}:{number}: #include \"{spelling}\" names no file")
                 continue
             theirs = layer_of(target)
             if theirs == mine or theirs == CHECKER and mine != CHECKER:

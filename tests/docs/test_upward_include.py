@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""check_architecture.py must fail on an upward include and name its file and line.
+"""check_architecture.py must fail on an upward include, in every spelling, and name its file
+and line.
 
 Usage: test_upward_include.py REPO_ROOT
 
-Builds two small trees in a temporary directory, the same but for one line: a core file
-that includes a bounds header (upward: core is layer 1, bounds layer 4) and a checker file
-that includes a core header. The clean tree must pass, the other must fail naming both.
+Builds small trees in a temporary directory: a clean one, which must pass, and one per fault,
+the same but for one line added to one file, which must fail naming that file and line. The
+faults reach upward from core (layer 1) to bounds (layer 2) in each spelling the compiler
+accepts (quoted or in angle brackets, through include/ or src/, relative to the including
+file), reach from the checker into the producer, or name no file.
 """
 import subprocess
 import sys
@@ -19,35 +22,61 @@ DOC = """# Architecture
 
 | Files | What it owns |
 |---|---|
-| `core/token.{hpp,cpp}` | tokens |
-| `bounds/rank_bound.{hpp,cpp}` | bounds |
-| `check/reader.cpp` | the checker |
+| `core/token.{hpp,cpp}`, `core/bits.hpp` | tokens; *internal*: bits.hpp |
+| `bounds/rank_bound.{hpp,cpp}`, `bounds/rank_rows.hpp` | bounds; *internal*: rank_rows.hpp |
+| `check/reader.{hpp,cpp}` | the checker |
 """
 
 FILES = {
     "include/kernelrank/core/token.hpp": "#pragma once\n",
     "include/kernelrank/bounds/rank_bound.hpp": '#pragma once\n#include "kernelrank/core/token.hpp"\n',
-    "src/bounds/rank_bound.cpp": '#include "kernelrank/bounds/rank_bound.hpp"\n',
-    "src/check/reader.cpp": "// the checker\n#include <string>\n",
-    "src/core/token.cpp": '// tokens\n#include "kernelrank/core/token.hpp"\n',
+    "src/core/bits.hpp": "#pragma once\n",
+    "src/bounds/rank_rows.hpp": '#pragma once\n#include <core/bits.hpp>\n',
+    # Every spelling, each reaching a file it may reach: own folder by bare name, own layer
+    # and lower layers by each root, the checker's headers, system headers.
+    "src/bounds/rank_bound.cpp": ('#include "kernelrank/bounds/rank_bound.hpp"\n'
+                                  '#include "rank_rows.hpp"\n'
+                                  '#include "../core/bits.hpp"\n'
+                                  '#include <kernelrank/core/token.hpp>\n'
+                                  '#include "core/bits.hpp"\n'
+                                  '#include <check/reader.hpp>\n'
+                                  '#include <vector>\n'),
+    "src/check/reader.hpp": "#pragma once\n",
+    "src/check/reader.cpp": '// the checker\n#include "reader.hpp"\n#include "check/reader.hpp"\n',
+    "src/core/token.cpp": '// tokens\n#include "kernelrank/core/token.hpp"\n#include "bits.hpp"\n',
 }
 
-# The deliberate faults, each with the line the checker must name.
-FAULTS = {
-    "src/core/token.cpp": ('// tokens\n#include "kernelrank/core/token.hpp"\n'
-                           '#include "kernelrank/bounds/rank_bound.hpp"\n',
-                           "src/core/token.cpp:3: upward include"),
-    "src/check/reader.cpp": ('// the checker\n#include "kernelrank/core/token.hpp"\n',
-                             "src/check/reader.cpp:2: the checker includes producer code"),
-}
+UPWARD = "upward include: core includes"
+CHECKER = "the checker includes producer code"
+NO_FILE = "names no file"
+
+# The deliberate faults: the file, the line added at its end, and what the checker must say
+# about that line.
+FAULTS = [
+    ("src/core/token.cpp", '#include "kernelrank/bounds/rank_bound.hpp"', UPWARD),
+    ("src/core/token.cpp", "#include <kernelrank/bounds/rank_bound.hpp>", UPWARD),
+    ("src/core/token.cpp", '#include "bounds/rank_rows.hpp"', UPWARD),
+    ("src/core/token.cpp", "#include <bounds/rank_rows.hpp>", UPWARD),
+    ("src/core/token.cpp", '#include "../bounds/rank_rows.hpp"', UPWARD),
+    ("src/core/token.cpp", '#include "../../include/kernelrank/bounds/rank_bound.hpp"', UPWARD),
+    ("src/core/bits.hpp", '  #  include   <bounds/rank_rows.hpp>', UPWARD),
+    ("include/kernelrank/core/token.hpp", '#include "../bounds/rank_bound.hpp"', UPWARD),
+    ("src/check/reader.cpp", '#include "kernelrank/core/token.hpp"', CHECKER),
+    ("src/check/reader.cpp", "#include <core/bits.hpp>", CHECKER),
+    ("src/check/reader.cpp", '#include "../core/bits.hpp"', CHECKER),
+    # A bare name is looked up next to the includer: bounds' header is not core's.
+    ("src/core/token.cpp", '#include "rank_rows.hpp"', NO_FILE),
+    ("src/core/token.cpp", "#include <bounds/no_such_header.hpp>", NO_FILE),
+    ("src/core/token.cpp", "#include <kernelrank/core/no_such_header.hpp>", NO_FILE),
+]
 
 
-def make_tree(root, faulty):
+def make_tree(root, fault=None):
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "architecture.md").write_text(DOC)
     for path, text in FILES.items():
-        if faulty and path in FAULTS:
-            text = FAULTS[path][0]
+        if fault is not None and fault[0] == path:
+            text += fault[1] + "\n"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
 
@@ -62,24 +91,29 @@ def main():
     checker = Path(sys.argv[1]) / "tests" / "docs" / "check_architecture.py"
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
-        clean, faulty = Path(tmp) / "clean", Path(tmp) / "faulty"
-        make_tree(clean, False)
-        make_tree(faulty, True)
+        clean = Path(tmp) / "clean"
+        make_tree(clean)
         code, output = run(checker, clean)
         if code != 0:
             failures.append(f"the clean tree should pass, got exit {code}:\n{output}")
-        code, output = run(checker, faulty)
-        if code != 1:
-            failures.append(f"the faulty tree should fail with exit 1, got {code}:\n{output}")
-        for _, expected in FAULTS.values():
-            if expected not in output:
-                failures.append(f"the output should name '{expected}':\n{output}")
+        for index, fault in enumerate(FAULTS):
+            path, line, message = fault
+            faulty = Path(tmp) / f"fault{index}"
+            make_tree(faulty, fault)
+            number = FILES[path].count("\n") + 1
+            expected = f"{path}:{number}: "
+            code, output = run(checker, faulty)
+            named = [l for l in output.splitlines() if l.startswith(expected)]
+            if code != 1 or not any(message in l for l in named):
+                failures.append(f"'{line}' added to {path} should fail (exit 1) with a line "
+                                f"starting '{expected}' and saying '{message}', got exit "
+                                f"{code}:\n{output}")
     for failure in failures:
         print("FAIL:", failure)
     if failures:
         return 1
-    print("test_upward_include: the clean tree passes; the upward and checker includes fail "
-          "with file and line")
+    print(f"test_upward_include: the clean tree passes; each of {len(FAULTS)} upward, checker "
+          "and unresolved includes fails with its file and line")
     return 0
 
 

@@ -7,12 +7,12 @@
 #include "train/torch_head.hpp"
 
 #include "../source_dir.hpp"
+#include "kernelrank/app/trained_head.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/trained_ball_verification.hpp"
 #include "kernelrank/eval/trained_verification.hpp"
-#include "kernelrank/models/head_layouts.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/train/train.hpp"
 
@@ -22,6 +22,7 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <variant>
 
 using namespace kernelrank;
 
@@ -34,7 +35,7 @@ std::vector<double> random_doubles(std::mt19937_64& rng, std::size_t count, doub
   return out;
 }
 
-HeadWeights random_head(std::mt19937_64& rng, const std::string& activation, int m, int r, int d,
+HeadWeights random_head(std::mt19937_64& rng, FeatureMap activation, int m, int r, int d,
                         int positions) {
   HeadWeights w;
   w.activation = activation;
@@ -73,10 +74,6 @@ Family random_family(std::mt19937_64& rng, int m, int n, std::size_t count) {
   return family;
 }
 
-FeatureMap activation_of(const std::string& name) {
-  return name == "relu" ? FeatureMap::Relu : FeatureMap::Square;
-}
-
 bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (1 + std::fabs(b)); }
 
 Family read_shipped_witness_family() {
@@ -88,7 +85,7 @@ Family read_shipped_witness_family() {
 TEST_CASE("train: the float forward pass equals the exact evaluator on random heads") {
   std::mt19937_64 rng(20261201);
   int compared = 0, undefined = 0;
-  for (const std::string activation : {"relu", "square"}) {
+  for (const FeatureMap activation : {FeatureMap::Relu, FeatureMap::Square}) {
     for (const int positions : {0, 3}) {
       for (int trial = 0; trial < 5; ++trial) {
         const HeadWeights weights = random_head(rng, activation, 4, 3, 2, positions);
@@ -98,8 +95,8 @@ TEST_CASE("train: the float forward pass equals the exact evaluator on random he
         REQUIRE(floats.size() == family.instances.size());
         for (std::size_t i = 0; i < family.instances.size(); ++i) {
           const Instance& instance = family.instances[i];
-          const oracle::NaiveOutcome naive = oracle::naive_evaluate(
-              exact->maps_by_position(), activation_of(activation), instance);
+          const oracle::NaiveOutcome naive =
+              oracle::naive_evaluate(exact->maps_by_position(), activation, instance);
           const InstanceOutcome evaluated = evaluate_instance(*exact, instance);
           CAPTURE(to_string(instance));
           REQUIRE(naive.output.has_value() == evaluated.output.has_value());
@@ -121,7 +118,7 @@ TEST_CASE("train: the float forward pass equals the exact evaluator on random he
 
 TEST_CASE("train: autograd's gradient equals the exact derivative of the same model") {
   std::mt19937_64 rng(7);
-  for (const std::string activation : {"relu", "square"}) {
+  for (const FeatureMap activation : {FeatureMap::Relu, FeatureMap::Square}) {
     for (const int positions : {0, 3}) {
       const HeadWeights weights = random_head(rng, activation, 3, 2, 2, positions);
       const Family family = random_family(rng, 3, 3, 6);
@@ -129,8 +126,7 @@ TEST_CASE("train: autograd's gradient equals the exact derivative of the same mo
       // Keep instances whose exact output is defined (the derivative exists there).
       Family defined{3, 3, {}};
       for (const Instance& instance : family.instances)
-        if (oracle::naive_evaluate(exact->maps_by_position(), activation_of(activation), instance)
-                .output)
+        if (oracle::naive_evaluate(exact->maps_by_position(), activation, instance).output)
           defined.instances.push_back(instance);
       REQUIRE(!defined.instances.empty());
 
@@ -158,8 +154,8 @@ TEST_CASE("train: autograd's gradient equals the exact derivative of the same mo
         append(head.readout_e_weight.grad()[p]);
         append(head.readout_e_bias.grad()[p].unsqueeze(0));
       }
-      const std::vector<Rational> derivative = oracle::naive_loss_gradient(
-          exact->maps_by_position(), activation_of(activation), defined.instances);
+      const std::vector<Rational> derivative =
+          oracle::naive_loss_gradient(exact->maps_by_position(), activation, defined.instances);
       REQUIRE(autograd.size() == derivative.size());
       int nonzero = 0;
       for (std::size_t k = 0; k < derivative.size(); ++k) {
@@ -176,7 +172,7 @@ TEST_CASE("train: the same configuration gives bit-identical weights, another se
   std::mt19937_64 rng(3);
   const Family family = random_family(rng, 5, 3, 60);
   TrainConfig config;
-  config.feature = "relu";
+  config.feature = FeatureMap::Relu;
   config.r = 3;
   config.epochs = 40;
   const TrainedHead a = train_head(family, Family{5, 3, {}}, config);
@@ -192,7 +188,7 @@ TEST_CASE("train: training lowers the loss (the optimiser is wired to the parame
   std::mt19937_64 rng(11);
   const Family family = random_family(rng, 4, 3, 80);
   TrainConfig config;
-  config.feature = "square";
+  config.feature = FeatureMap::Square;
   config.r = 4;
   config.loss = "mse";
   config.init = "random";
@@ -210,7 +206,7 @@ TEST_CASE("train: a head with fewer features than the certified bound fails, on 
   const Integer certified = bound.bound.bound;
   REQUIRE(certified > 2);
   TrainConfig config;
-  config.feature = "square";
+  config.feature = FeatureMap::Square;
   config.r = 2;
   config.epochs = 60;
   const TrainedHead trained = train_head(family, Family{24, 3, {}}, config);
@@ -250,7 +246,7 @@ TEST_CASE("train: the default relu recipe solves a reduced witness family, the o
   const Family family = reduced_witness_family(4);
   REQUIRE(family.instances.size() == 4 * 49);
   TrainConfig config;  // defaults: query-token init, 2 constant features, band loss
-  config.feature = "relu";
+  config.feature = FeatureMap::Relu;
   config.r = 10;
   config.epochs = 3000;
   const TrainedHead trained = train_head(family, Family{24, 3, {}}, config);
@@ -271,7 +267,7 @@ TEST_CASE("train: the default relu recipe solves a reduced witness family, the o
 TEST_CASE("train: frozen constant features stay exactly constant; the last rows hold them") {
   const Family family = reduced_witness_family(2);
   TrainConfig config;
-  config.feature = "relu";
+  config.feature = FeatureMap::Relu;
   config.r = 4;
   config.epochs = 50;
   config.freeze_constant_features = true;
@@ -292,9 +288,9 @@ TEST_CASE("train: frozen constant features stay exactly constant; the last rows 
 TEST_CASE("train: --init model starts from the given weights (0 steps return them)") {
   std::mt19937_64 rng(5);
   const Family family = random_family(rng, 5, 3, 40);
-  const HeadWeights given = random_head(rng, "relu", 5, 3, 5, 0);
+  const HeadWeights given = random_head(rng, FeatureMap::Relu, 5, 3, 5, 0);
   TrainConfig config;
-  config.feature = "relu";
+  config.feature = FeatureMap::Relu;
   config.r = 3;
   config.epochs = 0;
   config.init_weights = rounded_head_weights(*parametric_model_from_weights(given));
@@ -311,15 +307,16 @@ TEST_CASE("train: the L5 softmax head is decided rigorously: it solves, a flat o
   // the ball-arithmetic verdict (ln 3 rounded to a double keeps the margin).
   const Family family = reduced_witness_family(6);
   TrainConfig config;
-  config.feature = "softmax";
+  config.feature = FeatureMap::Softmax;
   config.epochs = 0;
   config.init_noise = 0;
   const TrainedHead l5 = train_head(family, Family{24, 3, {}}, config);
   CHECK(l5.init == "l5");
   const auto decide = [&](const TrainedHead& trained) {
-    const RealHead head = read_real_head(
-        parse_safetensors("head", head_to_safetensors(trained.weights)), HeadReadOptions{});
-    return verify_split_ball(head, family, trained.train_outputs, 3);
+    const TrainedHeadVerdict verdict = verify_trained_head(
+        trained.weights, family, trained.train_outputs, Family{24, 3, {}}, {}, 3, "l5.safetensors");
+    REQUIRE(!verdict.model_text);  // no exact model of a softmax head
+    return std::get<BallSplitVerification>(verdict.train);
   };
   const BallSplitVerification solved = decide(l5);
   CHECK(solved.rigorous.solves());
@@ -338,7 +335,7 @@ TEST_CASE("train: the LBFGS polish starts from the best snapshot and never retur
   std::mt19937_64 rng(8);
   const Family family = random_family(rng, 6, 3, 80);
   TrainConfig config;
-  config.feature = "square";
+  config.feature = FeatureMap::Square;
   config.r = 4;
   config.epochs = 100;
   const TrainedHead plain = train_head(family, Family{6, 3, {}}, config);
@@ -401,7 +398,7 @@ Token complement_of(const Token& x) {
 TEST_CASE("train: a minibatch's forward pass equals the same rows of the whole family's") {
   std::mt19937_64 rng(21);
   const Family family = weighted_family(rng, 8, 4, 300);
-  const HeadWeights weights = random_head(rng, "relu", 8, 5, 8, 0);
+  const HeadWeights weights = random_head(rng, FeatureMap::Relu, 8, 5, 8, 0);
   const train::TorchHead head = train::from_head_weights(weights);
   const train::FamilyTensors data = train::to_tensors(family);
   REQUIRE(data.shared_maps);  // a whole family maps its distinct tokens once
@@ -442,7 +439,7 @@ TEST_CASE("train: minibatches are seeded; a batch as large as the family is full
   std::mt19937_64 rng(22);
   const Family family = weighted_family(rng, 6, 3, 120);
   TrainConfig config = recipe_config(Recipe::Ood);
-  config.feature = "relu";
+  config.feature = FeatureMap::Relu;
   config.r = 6;
   config.epochs = 30;
   config.batch = 50;  // 3 batches an epoch, the last of 20
@@ -490,7 +487,7 @@ TEST_CASE(
     CAPTURE(m);
     const Family family = weighted_family(rng, m, m / 2, 40);
     TrainConfig config;
-    config.feature = "relu";
+    config.feature = FeatureMap::Relu;
     config.r = 6;
     config.epochs = 0;
     config.init_noise = 0;
@@ -524,7 +521,7 @@ TEST_CASE("train: the square bump is largest at its centre and falls with the di
   const int m = 10;
   const Family family = weighted_family(rng, m, 5, 40);
   TrainConfig config = recipe_config(Recipe::Ood);
-  config.feature = "square";
+  config.feature = FeatureMap::Square;
   config.r = 4;
   config.epochs = 0;
   config.init_noise = 0;
@@ -558,7 +555,7 @@ TEST_CASE("train: the ood recipe keeps its constant features frozen at query bia
   std::mt19937_64 rng(25);
   const Family family = weighted_family(rng, 8, 4, 200);
   TrainConfig config = recipe_config(Recipe::Ood);
-  config.feature = "relu";
+  config.feature = FeatureMap::Relu;
   config.r = 5;
   config.epochs = 40;
   config.batch = 64;

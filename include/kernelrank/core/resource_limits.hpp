@@ -17,8 +17,9 @@ namespace kernelrank {
 // per token, so n is capped at the checker's 1000 as well.
 inline constexpr double kDefaultMaxProfileWork = 1e10;
 inline constexpr int kMaxProfileLength = 1000;
-// The hints end the messages with what to do instead, e.g. "; lower --m": `work_hint` when
-// the work is above max_work, `length_hint` when n is above kMaxProfileLength.
+// The hints end the messages with what to do instead, e.g. "; lower {m}" (a DomainResourceError:
+// parameters written {name}): `work_hint` when the work is above max_work, `length_hint` when n
+// is above kMaxProfileLength.
 void require_profile_work(int m, int n, double max_work, const std::string& work_hint,
                           const std::string& length_hint);
 

@@ -14,6 +14,7 @@
 #include "kernelrank/models/real_head.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,8 +68,13 @@ std::string decimal_text(const Rational& value, int digits = 12);
 // One instance at one precision (the building block; tests use it directly).
 BallOutcome evaluate_ball_instance(const RealHead& head, const Instance& instance, long precision);
 
+// Sees each instance's final outcome once (decided, or undecided at max_precision) with its
+// index in the task: from the worker threads, so concurrently when options.threads > 1, and
+// not in index order (instances undecided at first come later).
+using BallOutcomeSink = std::function<void(std::size_t index, const BallOutcome& outcome)>;
+
 BallReport evaluate_ball_family(const RealHead& head, const Family& family,
-                                const BallOptions& options);
+                                const BallOptions& options, const BallOutcomeSink& sink = {});
 // The cube task T(head.m, n) by brute force (m * n <= 62 and within instance_limit).
 BallReport evaluate_ball_cube(const RealHead& head, int n, const BallOptions& options);
 

@@ -23,6 +23,7 @@ struct ModelFile {
   std::string name;  // the path, or a name for messages
   std::string bytes;
   ModelFileKind kind = ModelFileKind::Text;
+  bool json = false;  // the text is JSON (first non-blank character '{'): single or multi-head
 };
 
 // Where a file's bytes come from: the file system by default; a test passes a counting double.
@@ -32,7 +33,8 @@ using ModelFileReader = std::function<std::string(const std::string& path)>;
 // safetensors file (a binary file has no lines), "FILE:0: error: ..." otherwise.
 std::string read_model_bytes(const std::string& path);
 
-// Reads the file once through `reader` (read_model_bytes when empty) and recognises it: a
+// Reads the file once through `reader` (read_model_bytes when empty) and recognises it (the
+// one function that decides a file's kind and form; every parser takes its decision): a
 // multi-head file (§13: its first field is kernelrank-multihead, or its JSON "format" says so),
 // a safetensors head (a ".safetensors" name or a safetensors header), JSON (first non-blank
 // character '{'), else the text format. The text forms are checked for NUL bytes and invalid

@@ -11,6 +11,7 @@
 // as a file, or turned into the exact model directly.
 #pragma once
 
+#include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/models/safetensors.hpp"
 
@@ -36,11 +37,12 @@ struct HeadPositionWeights {
 };
 
 struct HeadWeights {
-  std::string activation = "relu";  // relu, square, identity; softmax is written, never evaluated
-  int m = 0;                        // token width, 1..4096
-  int r = 0;                        // features, >= 1
-  int d = 0;                        // value width, >= 0
-  int positions = 0;                // 0: position independent; else n (1..4096)
+  // relu, square, identity; softmax is written, never evaluated exactly
+  FeatureMap activation = FeatureMap::Relu;
+  int m = 0;          // token width, 1..4096
+  int r = 0;          // features, >= 1
+  int d = 0;          // value width, >= 0
+  int positions = 0;  // 0: position independent; else n (1..4096)
   // One entry, or one per position 1..positions (index 0 = position 1).
   std::vector<HeadPositionWeights> by_position;
   std::optional<double> temperature;  // softmax only: the scalar tensor "temperature"
@@ -54,8 +56,9 @@ std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const Safeten
 std::unique_ptr<ParametricModel> read_safetensors_head(const std::string& path);
 
 // The bytes of the kernelrank-head file for these weights (F64, deterministic). Throws
-// std::invalid_argument when sizes disagree with m, r, d, positions or the activation is
-// unknown, and for NaN or infinite weights.
+// std::invalid_argument when sizes disagree with m, r, d, positions or the activation is not
+// one a kernelrank-head file holds (relu, square, identity, softmax), and for NaN or infinite
+// weights.
 std::string head_to_safetensors(const HeadWeights& weights);
 
 // The exact model of these weights, as reading head_to_safetensors(weights) would give.

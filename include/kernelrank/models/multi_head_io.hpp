@@ -11,9 +11,7 @@
 
 namespace kernelrank {
 
-// Dispatches on content like read_model: a leading '{' is the JSON form, else the text form.
-MultiHeadModel read_multi_head_model(const std::string& path);
-MultiHeadModel parse_multi_head_model(const std::string& name, const std::string& contents);
+// A multi-head file is read and parsed by the opener (head_opener.hpp: open_model).
 
 // The test the opener (head_opener.hpp) recognises a multi-head file by: the first
 // non-comment line's first field is `kernelrank-multihead`, or the text is JSON whose "format"

@@ -59,9 +59,6 @@ SafetensorsFile read_safetensors(const std::string& path);
 // first 8 bytes are a little-endian length L with 2 <= L <= size - 8 and byte 8 is '{'.
 // No text file matches, since its first 8 bytes would give L >= 2^56.
 bool looks_like_safetensors(std::string_view name, std::string_view bytes);
-// The same test on a file, reading only its first bytes; false when it cannot be read
-// (the text reader then reports the problem).
-bool file_looks_like_safetensors(const std::string& path);
 
 // A tensor to write: F64 values in row-major order.
 struct WrittenTensor {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kernelrank/core/instance.hpp"
+#include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 
 #include <cstdint>
@@ -28,10 +29,10 @@ namespace kernelrank {
 enum class BumpShape { Witness, Scaled };
 
 struct TrainConfig {
-  std::string feature = "relu";  // relu | square | softmax
-  int r = 8;                     // features (softmax: ignored, scores are m-dimensional)
-  int d = 0;                     // value width; 0 means d = m
-  int positions = 0;             // 0: position independent; n: maps per position
+  FeatureMap feature = FeatureMap::Relu;  // relu | square | softmax (is_trainable)
+  int r = 8;                              // features (softmax: ignored, scores are m-dimensional)
+  int d = 0;                              // value width; 0 means d = m
+  int positions = 0;                      // 0: position independent; n: maps per position
   std::uint64_t seed = 1;
   int epochs = 6000;            // Adam steps at most (stops early once the band loss is 0)
   double learning_rate = 0.01;  // Adam, cosine-decayed to learning_rate / 100

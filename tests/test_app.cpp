@@ -1,0 +1,125 @@
+// The application layer's pipelines (app/head_source.hpp, app/evaluation.hpp) against the
+// engines they call, taken directly: the plan must choose and run what the engines compute,
+// and refuse what its rules refuse, by parameter name.
+#include "kernelrank/app/evaluation.hpp"
+#include "kernelrank/app/head_source.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/text_input.hpp"
+#include "kernelrank/eval/eval_partial.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+#include "source_dir.hpp"
+
+#include "check/sha256.hpp"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+
+using namespace kernelrank;
+
+namespace {
+
+HeadRequest builtin_request(const std::string& name) {
+  HeadRequest request;
+  request.builtin = name;
+  return request;
+}
+
+std::string parameter_pattern(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const DomainError& e) {
+    return e.pattern();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("app: the cube plan runs brute force, profiles or both, as the engines do") {
+  const auto softmax = make_builtin_model("softmax", 4, {{"base", "3"}});
+  const EvalReport brute = evaluate_cube(*softmax, 4, 3, EvalOptions{});
+  for (const EvalMethod method :
+       {EvalMethod::Auto, EvalMethod::BruteForce, EvalMethod::Profiles, EvalMethod::CrossCheck}) {
+    HeadSource head = open_head(builtin_request("softmax"));
+    EvalPlan plan;
+    plan.m = 4;
+    plan.method = method;
+    plan.max_profile_work = 1e10;
+    const Evaluation result = evaluate_plan(head, plan);
+    REQUIRE(result.exact);
+    const EvalReport report = summary_to_report(result.exact->summary);
+    CHECK(report.instances == brute.instances);
+    CHECK(report.failing == brute.failing);
+    CHECK(report.max_error == brute.max_error);
+    CHECK(result.exact->cross_checked == (method == EvalMethod::CrossCheck));
+    const bool profiles = method == EvalMethod::Profiles || method == EvalMethod::CrossCheck;
+    CHECK(result.exact->id.source == (profiles ? "profiles" : "cube"));
+    CHECK(result.exact->id.total_instances == "4096");  // 2^(4*3), mode first
+  }
+}
+
+TEST_CASE("app: a family's digest is the SHA-256 of the file's bytes") {
+  const std::string path = std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family";
+  HeadSource head = open_head(builtin_request("rank1-mean"));
+  EvalPlan plan;
+  plan.family = path;
+  const Evaluation result = evaluate_plan(head, plan);
+  REQUIRE(result.exact);
+  CHECK(result.exact->id.source_sha256 == krcheck::to_hex(krcheck::sha256(read_file_bytes(path))));
+  CHECK(result.exact->id.mode == "family");
+  CHECK(result.exact->id.model_source == "builtin rank1-mean m=24 n=3");
+}
+
+TEST_CASE("app: the head request's rules, each by parameter name") {
+  HeadRequest both = builtin_request("softmax");
+  both.path = "x.model";
+  CHECK(parameter_pattern([&] { open_head(both); }) ==
+        "give either {model} or {builtin}, not both");
+  HeadRequest base = builtin_request("rank1-mean");
+  base.base = "2";
+  CHECK(parameter_pattern([&] { open_head(base); }) ==
+        "{base} applies only to {builtin} softmax or product");
+  CHECK(parameter_pattern([&] { open_head(HeadRequest{}); }) ==
+        "choose a model with {model} FILE or {builtin} NAME");
+  HeadSource no_width = open_head(builtin_request("softmax"));
+  CHECK(parameter_pattern([&] { (void)no_width.take_exact(0, 3); }) ==
+        "a built-in model needs the width {m}");
+  HeadRequest layout;
+  layout.path = std::string(KERNELRANK_SOURCE_DIR) + "/tests/data/models/tabular_m2.model";
+  layout.layout = HeadLayout::Torch;
+  CHECK(parameter_pattern([&] { open_head(layout); }).find("{layout} and {feature-map}") == 0);
+}
+
+TEST_CASE("app: a file's head is handed over once, checked against the task's width") {
+  HeadRequest request;
+  request.path = std::string(KERNELRANK_SOURCE_DIR) + "/tests/data/models/tabular_m2.model";
+  HeadSource head = open_head(request);
+  CHECK(head.kind() == HeadKind::Exact);
+  CHECK_THROWS_AS((void)head.take_exact(3, 3), UsageError);  // width 2, not 3
+  HeadSource again = open_head(request);
+  CHECK(again.take_exact(2, 3)->width() == 2);
+  CHECK_THROWS_AS((void)again.take_exact(2, 3), InternalError);
+}
+
+TEST_CASE("app: options the plan cannot honour are refused") {
+  HeadSource head = open_head(builtin_request("softmax"));
+  EvalPlan plan;
+  plan.m = 3;
+  plan.precision = 128;  // ball arithmetic only
+  CHECK(parameter_pattern([&] {
+          evaluate_plan(head, plan);
+        }).find("{precision} and {max-precision} apply to heads") == 0);
+  EvalPlan both;
+  both.family = "a.family";
+  both.tokens = "b.code";
+  CHECK(parameter_pattern([&] { evaluate_plan(head, both); }) == "{family} excludes {tokens}");
+  HeadRequest tabular;
+  tabular.path = std::string(KERNELRANK_SOURCE_DIR) + "/tests/data/models/tabular_m2.model";
+  HeadSource file = open_head(tabular);
+  EvalPlan profiles;
+  profiles.method = EvalMethod::Profiles;
+  CHECK(parameter_pattern([&] { evaluate_plan(file, profiles); }) ==
+        "{profiles} needs a model that depends only on overlaps (a built-in)");
+}
