@@ -8,6 +8,7 @@
 #include "kernelrank/core/errors.hpp"
 
 #include <functional>
+#include <optional>
 
 namespace kernelrank {
 namespace {
@@ -122,18 +123,58 @@ std::string to_string(CounterexamplePath path) {
   return "?";
 }
 
-Counterexample find_counterexample(const Model& model, const CounterexampleOptions& options) {
-  const int n = options.n, m = model.width();
-  if (n < 3) return exhaustive_cube(model, options, "the proof needs n >= 3");
+namespace {
+
+// Why the proof-guided path cannot read this model, or nothing when it can.
+std::optional<std::string> proof_guided_refusal(const Model& model, int n) {
+  const int m = model.width();
+  if (n < 3) return "the proof needs n >= 3";
   if (model.position_dependent())
-    return exhaustive_cube(model, options,
-                           "the proof-guided path handles position-independent models only");
+    return "the proof-guided path handles position-independent models only";
   if (model.token_universe() &&
       model.token_universe()->size() != (std::size_t{1} << std::min(m, 62)))
-    return exhaustive_cube(model, options, "the model is not defined on the whole cube");
+    return "the model is not defined on the whole cube";
   const Classification cls = model.classify();
-  if (cls.model_class == ModelClass::Signed)
-    return exhaustive_cube(model, options, signed_reason(cls.detail));
+  if (cls.model_class == ModelClass::Signed) return signed_reason(cls.detail);
+  return std::nullopt;
+}
+
+// The first link of `chain` where L2's ratio fails, as a proof-guided counterexample whose
+// explanation starts at the link; path None with `negative` set when a chain value is < 0.
+Counterexample violated_link(const Model& model, int n, const Token& q,
+                             const std::vector<Token>& chain, std::size_t& entries,
+                             std::string& negative) {
+  for (std::size_t s = 1; s < chain.size(); ++s) {
+    const Rational a = model.kernel(q, chain[s - 1], 0, 1), b = model.kernel(q, chain[s], 0, 1);
+    entries += 2;
+    const int link_gap = inner(q, chain[s]) - inner(q, chain[s - 1]);
+    const Rational f = gap_domination_factor(n, link_gap, 1);
+    if (a < 0 || b < 0) {
+      negative = signed_reason("a negative kernel value on a chain token");
+      return Counterexample{};
+    }
+    if (a > f * b) continue;
+    Counterexample result;
+    result.path = CounterexamplePath::ProofGuided;
+    result.failing = failing_link_instance(model, Link{0, q, chain[s - 1], chain[s], 1}, n);
+    if (!result.failing)
+      throw InternalError(
+          "L2 contradicted: alpha(q,a) <= f alpha(q,b) but S1, S2, S3 all have error < 1/2");
+    result.explanation = "chain link " + std::to_string(s) + " of " +
+                         std::to_string(chain.size() - 1) + " (gap " + std::to_string(link_gap) +
+                         "): alpha(q,a) = " + describe(a) + " <= " + describe(f) +
+                         " * alpha(q,b) = " + describe(f * b) + ", so L2 fails on this link";
+    return result;
+  }
+  throw InternalError("a violated chain ratio has no violated link");
+}
+
+}  // namespace
+
+Counterexample find_counterexample(const Model& model, const CounterexampleOptions& options) {
+  const int n = options.n, m = model.width();
+  if (const std::optional<std::string> refusal = proof_guided_refusal(model, n))
+    return exhaustive_cube(model, options, *refusal);
   const AmplificationTable table(n, m);
   std::size_t entries = 0;
   const auto codes = constructions(m);
@@ -170,37 +211,18 @@ Counterexample find_counterexample(const Model& model, const CounterexampleOptio
         const auto& amplification = *table.at(gap);
         if (diagonal > Rational(amplification.factor) * entry) continue;
         // Violated ratio: walk the chain to a violated link.
-        const std::vector<Token> chain =
-            cube_chain(q, rows[i].own, rows[j].own, amplification.parts);
-        for (std::size_t s = 1; s < chain.size(); ++s) {
-          const Rational a = model.kernel(q, chain[s - 1], 0, 1),
-                         b = model.kernel(q, chain[s], 0, 1);
-          entries += 2;
-          const int link_gap = inner(q, chain[s]) - inner(q, chain[s - 1]);
-          const Rational f = gap_domination_factor(n, link_gap, 1);
-          if (a < 0 || b < 0)
-            return exhaustive_cube(model, options,
-                                   signed_reason("a negative kernel value on a chain token"));
-          if (a > f * b) continue;
-          Counterexample result;
-          result.path = CounterexamplePath::ProofGuided;
-          result.construction = name + " (" + std::to_string(N) + " rows)";
-          result.kernel_entries = entries;
-          result.failing = failing_link_instance(model, Link{0, q, chain[s - 1], chain[s], 1}, n);
-          if (!result.failing)
-            throw InternalError(
-                "L2 contradicted: alpha(q,a) <= f alpha(q,b) but S1, S2, S3 all have error < 1/2");
-          result.explanation =
-              "rows " + std::to_string(i + 1) + ", " + std::to_string(j + 1) + " of " + name +
-              ": M[i][i] = " + describe(diagonal) + " <= R_" + std::to_string(n) + "(" +
-              std::to_string(gap) + ") * M[i][j] = " + amplification.factor.str() + " * " +
-              describe(entry) + "; chain link " + std::to_string(s) + " of " +
-              std::to_string(chain.size() - 1) + " (gap " + std::to_string(link_gap) +
-              "): alpha(q,a) = " + describe(a) + " <= " + describe(f) +
-              " * alpha(q,b) = " + describe(f * b) + ", so L2 fails on this link";
-          return result;
-        }
-        throw InternalError("a violated chain ratio has no violated link");
+        std::string negative;
+        Counterexample result =
+            violated_link(model, n, q, cube_chain(q, rows[i].own, rows[j].own, amplification.parts),
+                          entries, negative);
+        if (!negative.empty()) return exhaustive_cube(model, options, negative);
+        result.construction = name + " (" + std::to_string(N) + " rows)";
+        result.explanation = "rows " + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                             " of " + name + ": M[i][i] = " + describe(diagonal) + " <= R_" +
+                             std::to_string(n) + "(" + std::to_string(gap) +
+                             ") * M[i][j] = " + amplification.factor.str() + " * " +
+                             describe(entry) + "; " + result.explanation;
+        return result;
       }
     }
   }

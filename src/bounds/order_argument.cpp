@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -148,16 +149,12 @@ bool separations_consistent(const std::vector<PairSeparation>& pairs, std::size_
   return found;
 }
 
-OrderArgument order_argument(const RankTask& task, int r, SearchClass search_class,
-                             std::uint64_t node_limit) {
-  OrderArgument result;
-  if (r < 1 || r > 2) {
-    result.reason = "the order argument concerns r = 1 and r = 2 only";
-    return result;
-  }
-  const std::vector<DominationFact> facts = domination_facts(task);
+namespace {
+
+// Key pairs whose order some queries force one way and others the reverse way.
+std::vector<PairSeparation> opposite_preferences(const RankTask& task) {
   std::map<std::pair<std::uint32_t, std::uint32_t>, PairSeparation> by_pair;
-  for (const DominationFact& f : facts) {
+  for (const DominationFact& f : domination_facts(task)) {
     const std::uint32_t a = std::min(f.larger, f.smaller), b = std::max(f.larger, f.smaller);
     PairSeparation& p = by_pair[{a, b}];
     p.a = a;
@@ -167,25 +164,45 @@ OrderArgument order_argument(const RankTask& task, int r, SearchClass search_cla
   std::vector<PairSeparation> pairs;
   for (auto& [key, p] : by_pair)
     if (!p.prefer_a.empty() && !p.prefer_b.empty()) pairs.push_back(std::move(p));
-  // NK: the argument needs alpha >= 0 on the whole block (involved queries) x
-  // (involved keys), so that the block has a nonnegative rank-2 factorisation.
+  return pairs;
+}
+
+// Under NK the argument needs alpha >= 0 on the whole block (involved queries) x (involved
+// keys), so that the block has a nonnegative rank-2 factorisation: the reason it has not.
+std::optional<std::string> nk_block_gap(const RankTask& task,
+                                        const std::vector<PairSeparation>& pairs) {
+  const auto used = task.used_keys();
+  std::set<std::uint32_t> queries, keys;
+  for (const PairSeparation& p : pairs) {
+    keys.insert(p.a);
+    keys.insert(p.b);
+    queries.insert(p.prefer_a.begin(), p.prefer_a.end());
+    queries.insert(p.prefer_b.begin(), p.prefer_b.end());
+  }
+  for (std::uint32_t q : queries)
+    for (std::uint32_t z : keys)
+      if (!std::binary_search(used[q].begin(), used[q].end(), z))
+        return "class NK and the pair (" + task.tokens[q].to_string() + ", " +
+               task.tokens[z].to_string() +
+               ") is not used by the task, so the kernel block need not be nonnegative";
+  return std::nullopt;
+}
+
+}  // namespace
+
+OrderArgument order_argument(const RankTask& task, int r, SearchClass search_class,
+                             std::uint64_t node_limit) {
+  OrderArgument result;
+  if (r < 1 || r > 2) {
+    result.reason = "the order argument concerns r = 1 and r = 2 only";
+    return result;
+  }
+  std::vector<PairSeparation> pairs = opposite_preferences(task);
   if (search_class == SearchClass::NK) {
-    const auto used = task.used_keys();
-    std::set<std::uint32_t> queries, keys;
-    for (const PairSeparation& p : pairs) {
-      keys.insert(p.a);
-      keys.insert(p.b);
-      queries.insert(p.prefer_a.begin(), p.prefer_a.end());
-      queries.insert(p.prefer_b.begin(), p.prefer_b.end());
+    if (std::optional<std::string> gap = nk_block_gap(task, pairs)) {
+      result.reason = std::move(*gap);
+      return result;
     }
-    for (std::uint32_t q : queries)
-      for (std::uint32_t z : keys)
-        if (!std::binary_search(used[q].begin(), used[q].end(), z)) {
-          result.reason = "class NK and the pair (" + task.tokens[q].to_string() + ", " +
-                          task.tokens[z].to_string() +
-                          ") is not used by the task, so the kernel block need not be nonnegative";
-          return result;
-        }
   }
   result.applicable = true;
   if (pairs.empty()) {

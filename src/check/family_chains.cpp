@@ -2,6 +2,7 @@
 #include "check/family_chains.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <tuple>
 
@@ -118,8 +119,11 @@ std::vector<Rational> check_steps(const Certificate& cert, const Family& family)
   return factors;
 }
 
-std::vector<Rational> check_chains(const Certificate& cert,
-                                   const std::vector<Rational>& step_factors) {
+namespace {
+
+// The pair lines in (i, j) order, and for each pair line the line of an earlier pair line
+// for the same rows (0 when it is the first).
+std::vector<std::size_t> sorted_pairs(const Certificate& cert, std::vector<long>& repeats_line) {
   // Sorting the pair lines by (i, j) puts repeats side by side.
   std::vector<std::size_t> order(cert.pairs.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -128,13 +132,53 @@ std::vector<Rational> check_chains(const Certificate& cert,
   };
   std::sort(order.begin(), order.end(),
             [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
-  std::vector<long> repeats_line(cert.pairs.size(), 0);  // line of the earlier pair line
+  repeats_line.assign(cert.pairs.size(), 0);
   for (std::size_t t = 1; t < order.size(); ++t) {
     const PairLine& before = cert.pairs[order[t - 1]];
     const PairLine& here = cert.pairs[order[t]];
     if (before.row == here.row && before.column == here.column)
       repeats_line[order[t]] = before.line;
   }
+
+  return order;
+}
+
+// The product of the step factors along one pair's chain, which must run from c_i to c_j
+// under q_i, each step's a the previous step's b, at one position.
+Rational chain_product(const Certificate& cert, const PairLine& pair,
+                       const std::vector<Rational>& step_factors,
+                       const std::function<void(const std::string&)>& fail) {
+  const Token query = cert.query.token(pair.row);
+  const Token from = cert.own.token(pair.row);
+  const Token to = cert.own.token(pair.column);
+  Rational product = 1;
+  const Step* previous = nullptr;
+  for (std::size_t t = 0; t < pair.step_count; ++t) {
+    const std::uint32_t id = cert.pair_steps[pair.first_step + t];
+    const Step& step = cert.steps[id];
+    const std::string step_name =
+        "step " + std::to_string(id + 1) + " (line " + std::to_string(step.line) + ")";
+    if (step.query != query) fail(step_name + " has q different from the query token q_i of row i");
+    if (previous == nullptr && step.a != from)
+      fail("the first step, " + step_name + ", has a different from the own token c_i of row i");
+    if (previous != nullptr && step.position != previous->position)
+      fail(step_name + " has pos=" + std::to_string(step.position) +
+           ", the chain's earlier steps pos=" + std::to_string(previous->position));
+    if (previous != nullptr && step.a != previous->b)
+      fail(step_name + " does not link: its a differs from the previous step's b");
+    product *= step_factors[id];
+    previous = &step;
+  }
+  if (previous->b != to) fail("the last step's b differs from the own token c_j of row j");
+  return product;
+}
+
+}  // namespace
+
+std::vector<Rational> check_chains(const Certificate& cert,
+                                   const std::vector<Rational>& step_factors) {
+  std::vector<long> repeats_line;
+  const std::vector<std::size_t> order = sorted_pairs(cert, repeats_line);
 
   // With position-dependent maps the matrix is built from the summed key kernel of one
   // query position p; rows whose chains query different positions would mix kernels
@@ -153,29 +197,7 @@ std::vector<Rational> check_chains(const Certificate& cert,
     if (repeats_line[p] != 0)
       fail("a second pair line for the same rows (the first is on line " +
            std::to_string(repeats_line[p]) + ")");
-    const Token query = cert.query.token(pair.row);
-    const Token from = cert.own.token(pair.row);
-    const Token to = cert.own.token(pair.column);
-    Rational product = 1;
-    const Step* previous = nullptr;
-    for (std::size_t t = 0; t < pair.step_count; ++t) {
-      const std::uint32_t id = cert.pair_steps[pair.first_step + t];
-      const Step& step = cert.steps[id];
-      const std::string step_name =
-          "step " + std::to_string(id + 1) + " (line " + std::to_string(step.line) + ")";
-      if (step.query != query)
-        fail(step_name + " has q different from the query token q_i of row i");
-      if (previous == nullptr && step.a != from)
-        fail("the first step, " + step_name + ", has a different from the own token c_i of row i");
-      if (previous != nullptr && step.position != previous->position)
-        fail(step_name + " has pos=" + std::to_string(step.position) +
-             ", the chain's earlier steps pos=" + std::to_string(previous->position));
-      if (previous != nullptr && step.a != previous->b)
-        fail(step_name + " does not link: its a differs from the previous step's b");
-      product *= step_factors[id];
-      previous = &step;
-    }
-    if (previous->b != to) fail("the last step's b differs from the own token c_j of row j");
+    const Rational product = chain_product(cert, pair, step_factors, fail);
     if (cert.dependent_positions) {
       const int position = cert.steps[cert.pair_steps[pair.first_step]].position;
       if (first_chain == nullptr) first_chain = &pair;

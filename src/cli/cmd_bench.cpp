@@ -199,7 +199,24 @@ nlohmann::json series_json(const Series& s) {
           {"ratio", median(s.ratio)}};
 }
 
-int run_bench(const BenchArgs& args, const GlobalOptions& global) {
+// The inner-loop instruction set --kernels asks for, refused when this CPU lacks it.
+detail::KernelIsa requested_isa(const std::string& kernels) {
+  detail::KernelIsa isa = detail::best_kernel_isa();
+  if (kernels == "portable")
+    isa = detail::KernelIsa::Portable;
+  else if (kernels == "avx2")
+    isa = detail::KernelIsa::Avx2;
+  else if (kernels == "avx512")
+    isa = detail::KernelIsa::Avx512;
+  else if (kernels != "best")
+    throw UsageError("--kernels must be best, avx512, avx2 or portable, not '" + kernels + "'");
+  if (static_cast<int>(isa) > static_cast<int>(detail::best_kernel_isa()))
+    throw UsageError("--kernels " + kernels + ": this CPU supports at most " +
+                     detail::to_string(detail::best_kernel_isa()));
+  return isa;
+}
+
+void validate_bench_args(const BenchArgs& args) {
   if (args.m < 1 || args.m > 10) throw UsageError("--m must be in 1..10 for the benchmark");
   if (args.n < 1 || args.n > 4) throw UsageError("--n must be in 1..4 for the benchmark");
   if (args.digits < 1 || args.digits > 9) throw UsageError("--digits must be in 1..9");
@@ -207,94 +224,103 @@ int run_bench(const BenchArgs& args, const GlobalOptions& global) {
     throw UsageError("--repetitions must be in 1..101");
   if (args.enumeration != "multiset" && args.enumeration != "ordered")
     throw UsageError("--enumeration must be multiset or ordered, not '" + args.enumeration + "'");
-  const int threads = resolve_threads(args.threads);
-  detail::KernelIsa isa = detail::best_kernel_isa();
-  if (args.kernels == "portable")
-    isa = detail::KernelIsa::Portable;
-  else if (args.kernels == "avx2")
-    isa = detail::KernelIsa::Avx2;
-  else if (args.kernels == "avx512")
-    isa = detail::KernelIsa::Avx512;
-  else if (args.kernels != "best")
-    throw UsageError("--kernels must be best, avx512, avx2 or portable, not '" + args.kernels +
-                     "'");
-  if (static_cast<int>(isa) > static_cast<int>(detail::best_kernel_isa()))
-    throw UsageError("--kernels " + args.kernels + ": this CPU supports at most " +
-                     detail::to_string(detail::best_kernel_isa()));
-  detail::set_kernel_isa(isa);
-  detail::EngineOptions engine;
-  engine.multiset = args.enumeration == "multiset";
+}
 
-  const TabularModel model = random_decimal_model(args.m, args.seed, args.digits);
-  auto start = std::chrono::steady_clock::now();
-  const detail::TabulatedModel table = detail::tabulate(model, model.tokens(), args.n);
-  const double tabulate_s = seconds_since(start);
-  const detail::DoubleTable values = detail::double_table(table);
-  const std::uint64_t blocks = detail::tabulated_block_count(table, QueryMode::First, engine);
-
+// What one benchmark measured: the tabulation, the two series and the exact result.
+struct BenchRun {
+  detail::KernelIsa isa;
+  bool multiset;
+  int threads;
+  double tabulate_s;
+  std::uint64_t blocks;
+  std::size_t narrow, wide, gmp, rows;
+  Series single, all;
   EvalSummary exact;
   detail::DoubleLoopResult approx;
-  std::string expected;
-  int inner = 1;
-  Series single =
-      run_series(table, values, model, 1, args.repetitions, engine, exact, approx, expected, inner);
-  single.inner = inner;
-  Series all = run_series(table, values, model, threads, args.repetitions, engine, exact, approx,
-                          expected, inner);
-  all.inner = inner;
+};
 
-  const double instances = exact.instances.convert_to<double>();
+std::string bench_text(const BenchArgs& args, const BenchRun& run) {
+  const double instances = run.exact.instances.convert_to<double>();
   char line[512];
   std::string human;
   std::snprintf(
       line, sizeof line,
       "benchmark: dense random tabular model (decimals with %d places) on T(%d,%d), %s instances\n",
-      args.digits, args.m, args.n, exact.instances.str().c_str());
+      args.digits, args.m, args.n, run.exact.instances.str().c_str());
   human += line;
   std::snprintf(line, sizeof line, "  enumeration:       %s, %llu blocks\n",
-                engine.multiset
+                run.multiset
                     ? "keys as a multiset (each sorted key tuple weighted by its orderings)"
                     : "ordered (every key tuple)",
-                static_cast<unsigned long long>(blocks));
+                static_cast<unsigned long long>(run.blocks));
   human += line;
   std::snprintf(line, sizeof line, "  inner loops:       %s (both loops)\n",
-                detail::to_string(isa).c_str());
+                detail::to_string(run.isa).c_str());
   human += line;
   std::snprintf(line, sizeof line,
                 "  tabulation:        %.3f s (rows: %zu narrow, %zu wide, %zu GMP, of %zu)\n",
-                tabulate_s, table.rows_in_tier(detail::RowTier::Narrow),
-                table.rows_in_tier(detail::RowTier::Wide),
-                table.rows_in_tier(detail::RowTier::Exact), table.row_tier.size());
+                run.tabulate_s, run.narrow, run.wide, run.gmp, run.rows);
   human += line;
-  human += series_text(single, instances);
-  human += series_text(all, instances);
-  human += "  exact result: " + exact.failing.str() + " failing, max error " +
-           exact_with_decimal(*exact.max_error) +
-           " (identical in every run); double loop counted " + std::to_string(approx.failing) +
+  human += series_text(run.single, instances);
+  human += series_text(run.all, instances);
+  human += "  exact result: " + run.exact.failing.str() + " failing, max error " +
+           exact_with_decimal(*run.exact.max_error) +
+           " (identical in every run); double loop counted " + std::to_string(run.approx.failing) +
            " failing\n";
-  nlohmann::json json = {{"m", args.m},
-                         {"n", args.n},
-                         {"instances", exact.instances.str()},
-                         {"enumeration", args.enumeration},
-                         {"kernels", detail::to_string(isa)},
-                         {"blocks", blocks},
-                         {"repetitions", args.repetitions},
-                         {"tabulate_seconds", tabulate_s},
-                         {"rows",
-                          {{"narrow", table.rows_in_tier(detail::RowTier::Narrow)},
-                           {"wide", table.rows_in_tier(detail::RowTier::Wide)},
-                           {"gmp", table.rows_in_tier(detail::RowTier::Exact)}}},
-                         {"single_thread", series_json(single)},
-                         {"all_threads", series_json(all)},
-                         {"exact_seconds", median(single.exact)},
-                         {"double_seconds", median(single.best_double)},
-                         {"ratio", median(single.ratio)},
-                         {"ratio_all_threads", median(all.ratio)},
-                         {"threads", threads},
-                         {"exact_failing", exact.failing.str()},
-                         {"exact_max_error", to_string(*exact.max_error)},
-                         {"double_failing", approx.failing}};
-  emit(global, json, human);
+  return human;
+}
+
+nlohmann::json bench_json(const BenchArgs& args, const BenchRun& run) {
+  return {{"m", args.m},
+          {"n", args.n},
+          {"instances", run.exact.instances.str()},
+          {"enumeration", args.enumeration},
+          {"kernels", detail::to_string(run.isa)},
+          {"blocks", run.blocks},
+          {"repetitions", args.repetitions},
+          {"tabulate_seconds", run.tabulate_s},
+          {"rows", {{"narrow", run.narrow}, {"wide", run.wide}, {"gmp", run.gmp}}},
+          {"single_thread", series_json(run.single)},
+          {"all_threads", series_json(run.all)},
+          {"exact_seconds", median(run.single.exact)},
+          {"double_seconds", median(run.single.best_double)},
+          {"ratio", median(run.single.ratio)},
+          {"ratio_all_threads", median(run.all.ratio)},
+          {"threads", run.threads},
+          {"exact_failing", run.exact.failing.str()},
+          {"exact_max_error", to_string(*run.exact.max_error)},
+          {"double_failing", run.approx.failing}};
+}
+
+int run_bench(const BenchArgs& args, const GlobalOptions& global) {
+  validate_bench_args(args);
+  BenchRun run;
+  run.threads = resolve_threads(args.threads);
+  run.isa = requested_isa(args.kernels);
+  detail::set_kernel_isa(run.isa);
+  detail::EngineOptions engine;
+  engine.multiset = run.multiset = args.enumeration == "multiset";
+
+  const TabularModel model = random_decimal_model(args.m, args.seed, args.digits);
+  auto start = std::chrono::steady_clock::now();
+  const detail::TabulatedModel table = detail::tabulate(model, model.tokens(), args.n);
+  run.tabulate_s = seconds_since(start);
+  run.narrow = table.rows_in_tier(detail::RowTier::Narrow);
+  run.wide = table.rows_in_tier(detail::RowTier::Wide);
+  run.gmp = table.rows_in_tier(detail::RowTier::Exact);
+  run.rows = table.row_tier.size();
+  const detail::DoubleTable values = detail::double_table(table);
+  run.blocks = detail::tabulated_block_count(table, QueryMode::First, engine);
+
+  std::string expected;
+  int inner = 1;
+  run.single = run_series(table, values, model, 1, args.repetitions, engine, run.exact, run.approx,
+                          expected, inner);
+  run.single.inner = inner;
+  run.all = run_series(table, values, model, run.threads, args.repetitions, engine, run.exact,
+                       run.approx, expected, inner);
+  run.all.inner = inner;
+  emit(global, bench_json(args, run), bench_text(args, run));
   return kExitOk;
 }
 

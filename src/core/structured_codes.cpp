@@ -382,9 +382,14 @@ std::string fixed_text(int s, int ones) {
 
 }  // namespace
 
-std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words) {
+namespace {
+
+// The codes as they are collected: each spread down to max_words (0 = all) if larger.
+struct CodeList {
+  std::size_t max_words;
   std::vector<StructuredCode> out;
-  auto add = [&](std::string construction, int width, std::vector<std::uint64_t> words) {
+
+  void add(std::string construction, int width, std::vector<std::uint64_t> words) {
     if (words.size() < 2) return;
     if (max_words != 0 && words.size() > max_words) {
       construction +=
@@ -397,11 +402,10 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
     s.code.construction = construction;
     s.code.words = tokens_of_masks(width, words);
     out.push_back(std::move(s));
-  };
-  // Paley Hadamard codes: 2q equidistant words; far too few rows, tried because they are free.
-  if (m >= 24 && m <= 48 && is_prime(m - 1) && (m - 1) % 4 == 3)
-    add("paley hadamard q=" + std::to_string(m - 1) + ": rows and complements", m,
-        paley_hadamard_words(m - 1));
+  }
+};
+
+void add_golay_suffix_codes(CodeList& codes, int m) {
   if (m == 25 || m == 26) {
     // Every dodecad with every suffix: the row-subset search keeps (at most) one suffix per
     // dodecad (two suffixes of one dodecad have gap < 2 one way), i.e. it chooses the tokens.
@@ -410,23 +414,27 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
     for (const Token& dodecad : golay_dodecads().words)
       for (std::uint64_t suffix = 0; suffix < (std::uint64_t{1} << t); ++suffix)
         words.push_back(dodecad.words()[0] | suffix << 24);
-    add("golay dodecads, each with every suffix in {0,1}^" + std::to_string(t) +
-            " at coordinates 25.." + std::to_string(m) +
-            " (the row-subset search picks one per dodecad)",
-        m, words);
+    codes.add("golay dodecads, each with every suffix in {0,1}^" + std::to_string(t) +
+                  " at coordinates 25.." + std::to_string(m) +
+                  " (the row-subset search picks one per dodecad)",
+              m, words);
   }
+}
+
+void add_reed_muller_codes(CodeList& codes, int m) {
   if (m >= 25 && m <= 35) {
     const std::vector<std::uint64_t> rm16 = codewords_of_weight(reed_muller_code(2, 5), 16);
     if (m == 32) {
-      add("RM(2,5) [32,16,8] weight-16 words", 32, rm16);
-      add("dual BCH [32,11,12] weight-16 words", 32, codewords_of_weight(dual_bch_code(5), 16));
-      add("RM(1,5) weight-16 words (Sylvester Hadamard rows and complements)", 32,
-          codewords_of_weight(reed_muller_code(1, 5), 16));
+      codes.add("RM(2,5) [32,16,8] weight-16 words", 32, rm16);
+      codes.add("dual BCH [32,11,12] weight-16 words", 32,
+                codewords_of_weight(dual_bch_code(5), 16));
+      codes.add("RM(1,5) weight-16 words (Sylvester Hadamard rows and complements)", 32,
+                codewords_of_weight(reed_muller_code(1, 5), 16));
     } else if (m < 32) {
       // Shortening RM(2,5) at a balanced pattern keeps its gaps >= 4 and even.
       const int s = 32 - m, ones = s / 2;
-      add("RM(2,5) [32,16,8] weight-16 words with " + fixed_text(s, ones), m,
-          fix_leading(rm16, 32, s, ones));
+      codes.add("RM(2,5) [32,16,8] weight-16 words with " + fixed_text(s, ones), m,
+                fix_leading(rm16, 32, s, ones));
     } else {
       // RM(2,5) extended by t = m - 32 coordinates, a table of four cubic parities (the tables
       // were picked by hill climbing on the cell-averaged trace value; docs/bounds.md).
@@ -444,24 +452,40 @@ std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words)
           {1, 2, 1, 1, 7, 4, 7, 0, 4, 2, 1, 4, 4, 7, 2, 2},
       };
       const std::vector<int>& table = tables[t - 1];
-      add("RM(2,5) weight-16 words x + " + std::to_string(t) +
-              " coordinates F(k(x)), k(x) = parities of x against " + mask_text +
-              " (points of GF(2)^5 = coordinates 1..32 in binary), F = " + join(table),
-          m, extend_by_parity_table(rm16, 32, masks, table, t));
+      codes.add("RM(2,5) weight-16 words x + " + std::to_string(t) +
+                    " coordinates F(k(x)), k(x) = parities of x against " + mask_text +
+                    " (points of GF(2)^5 = coordinates 1..32 in binary), F = " + join(table),
+                m, extend_by_parity_table(rm16, 32, masks, table, t));
     }
   }
+}
+
+void add_quadratic_residue_codes(CodeList& codes, int m) {
   if (m >= 33 && m <= 48) {
     const std::vector<std::uint64_t> qr24 = codewords_of_weight(extended_qr_code(47), 24);
     if (m == 48) {
-      add("QR(48) [48,24,12] weight-24 words", 48, qr24);
+      codes.add("QR(48) [48,24,12] weight-24 words", 48, qr24);
     } else {
       // Shortening the [48,24,12] code at a balanced pattern keeps its gaps >= 6 and even.
       const int s = 48 - m, ones = s / 2;
-      add("QR(48) [48,24,12] weight-24 words with " + fixed_text(s, ones), m,
-          fix_leading(qr24, 48, s, ones));
+      codes.add("QR(48) [48,24,12] weight-24 words with " + fixed_text(s, ones), m,
+                fix_leading(qr24, 48, s, ones));
     }
   }
-  return out;
+}
+
+}  // namespace
+
+std::vector<StructuredCode> structured_bound_codes(int m, std::size_t max_words) {
+  CodeList codes{max_words, {}};
+  // Paley Hadamard codes: 2q equidistant words; far too few rows, tried because they are free.
+  if (m >= 24 && m <= 48 && is_prime(m - 1) && (m - 1) % 4 == 3)
+    codes.add("paley hadamard q=" + std::to_string(m - 1) + ": rows and complements", m,
+              paley_hadamard_words(m - 1));
+  add_golay_suffix_codes(codes, m);
+  add_reed_muller_codes(codes, m);
+  add_quadratic_residue_codes(codes, m);
+  return std::move(codes.out);
 }
 
 }  // namespace kernelrank

@@ -85,8 +85,10 @@ std::vector<Token> cube_tokens(int m) {
   return tokens;
 }
 
-TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, int n,
-                        int threads) {
+namespace {
+
+// The table's shape, its overlap matrix and every row slot, refused beyond the budget.
+TabulatedModel empty_table(const Model& model, const std::vector<Token>& universe, int n) {
   TabulatedModel table;
   table.universe = universe.size();
   table.n = n;
@@ -109,7 +111,67 @@ TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, 
   table.row_positive.assign(U * B, 0);
   table.kernel_exact.resize(U * B);
   table.product_exact.resize(U * B);
+  return table;
+}
 
+// Row (qb, u): kernel values and readouts against every key block and token.
+void ask_row(const Model& model, const std::vector<Token>& universe, std::size_t B, std::size_t qb,
+             std::size_t u, std::vector<Rational>& row_a, std::vector<Rational>& row_f) {
+  const std::size_t U = universe.size();
+  row_a.resize(U * B);
+  row_f.resize(U * B);
+  for (std::size_t kb = 0; kb < B; ++kb)
+    for (std::size_t z = 0; z < U; ++z) {
+      row_a[kb * U + z] =
+          model.kernel(universe[u], universe[z], static_cast<int>(qb), static_cast<int>(kb));
+      row_f[kb * U + z] =
+          row_a[kb * U + z] == 0
+              ? Rational(0)
+              : model.readout(universe[u], universe[z], static_cast<int>(qb), static_cast<int>(kb));
+    }
+}
+
+// Row (qb, u) stored as integers on one common scale (narrow or wide tier) when they fit,
+// else as exact rationals.
+void store_row(TabulatedModel& table, std::size_t qb, std::size_t u,
+               const std::vector<Rational>& row_a, const std::vector<Rational>& row_f) {
+  const std::size_t U = table.universe;
+  const auto B = static_cast<std::size_t>(table.blocks);
+  std::vector<Rational> row_p(U * B);
+  for (std::size_t j = 0; j < U * B; ++j)
+    row_p[j] = row_a[j] == 0 ? Rational(0) : Rational(row_a[j] * row_f[j]);
+  // One common scale for the kernel and product parts of the row.
+  std::vector<Rational> both(row_a);
+  both.insert(both.end(), row_p.begin(), row_p.end());
+  std::vector<std::int64_t> ints;
+  if (!integerise_row(both, ints)) {
+    table.kernel_exact[qb * U + u] = row_a;
+    table.product_exact[qb * U + u] = std::move(row_p);
+    return;
+  }
+  for (std::size_t kb = 0; kb < B; ++kb) {
+    const std::size_t offset = table.block_offset(static_cast<int>(qb), static_cast<int>(kb), u);
+    for (std::size_t z = 0; z < U; ++z) {
+      table.kernel_int[offset + z] = ints[kb * U + z];
+      table.product_int[offset + z] = ints[B * U + kb * U + z];
+    }
+  }
+  const bool narrow =
+      row_is_narrow(ints.data(), ints.data() + B * U, B * U, table.n, table.overlap[u * U + u]);
+  table.row_tier[qb * U + u] = narrow ? RowTier::Narrow : RowTier::Wide;
+  table.row_fits[qb * U + u] = 1;
+  table.row_positive[qb * U + u] =
+      std::all_of(ints.begin(), ints.begin() + static_cast<std::ptrdiff_t>(B * U),
+                  [](std::int64_t x) { return x > 0; });
+}
+
+}  // namespace
+
+TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, int n,
+                        int threads) {
+  TabulatedModel table = empty_table(model, universe, n);
+  const std::size_t U = universe.size();
+  const auto B = static_cast<std::size_t>(table.blocks);
   // Rows (query block qb, query token u) in chunks: the model is asked on this thread only
   // (model objects may cache), then products, integers and tiers are computed on `threads`.
   const std::size_t rows = U * B;
@@ -119,52 +181,10 @@ TabulatedModel tabulate(const Model& model, const std::vector<Token>& universe, 
   Progress progress("tabulating model", rows);
   for (std::size_t first = 0; first < rows; first += chunk) {
     const std::size_t count = std::min(chunk, rows - first);
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t qb = (first + i) / U, u = (first + i) % U;
-      std::vector<Rational>& row_a = kernels[i];
-      std::vector<Rational>& row_f = readouts[i];
-      row_a.resize(U * B);
-      row_f.resize(U * B);
-      for (std::size_t kb = 0; kb < B; ++kb)
-        for (std::size_t z = 0; z < U; ++z) {
-          row_a[kb * U + z] =
-              model.kernel(universe[u], universe[z], static_cast<int>(qb), static_cast<int>(kb));
-          row_f[kb * U + z] = row_a[kb * U + z] == 0
-                                  ? Rational(0)
-                                  : model.readout(universe[u], universe[z], static_cast<int>(qb),
-                                                  static_cast<int>(kb));
-        }
-    }
+    for (std::size_t i = 0; i < count; ++i)
+      ask_row(model, universe, B, (first + i) / U, (first + i) % U, kernels[i], readouts[i]);
     parallel_for(count, threads, [&](std::size_t i, int) {
-      const std::size_t qb = (first + i) / U, u = (first + i) % U;
-      const std::vector<Rational>& row_a = kernels[i];
-      std::vector<Rational> row_p(U * B);
-      for (std::size_t j = 0; j < U * B; ++j)
-        row_p[j] = row_a[j] == 0 ? Rational(0) : Rational(row_a[j] * readouts[i][j]);
-      // One common scale for the kernel and product parts of the row.
-      std::vector<Rational> both(row_a);
-      both.insert(both.end(), row_p.begin(), row_p.end());
-      std::vector<std::int64_t> ints;
-      if (integerise_row(both, ints)) {
-        for (std::size_t kb = 0; kb < B; ++kb) {
-          const std::size_t offset =
-              table.block_offset(static_cast<int>(qb), static_cast<int>(kb), u);
-          for (std::size_t z = 0; z < U; ++z) {
-            table.kernel_int[offset + z] = ints[kb * U + z];
-            table.product_int[offset + z] = ints[B * U + kb * U + z];
-          }
-        }
-        const bool narrow =
-            row_is_narrow(ints.data(), ints.data() + B * U, B * U, n, table.overlap[u * U + u]);
-        table.row_tier[qb * U + u] = narrow ? RowTier::Narrow : RowTier::Wide;
-        table.row_fits[qb * U + u] = 1;
-        table.row_positive[qb * U + u] =
-            std::all_of(ints.begin(), ints.begin() + static_cast<std::ptrdiff_t>(B * U),
-                        [](std::int64_t x) { return x > 0; });
-      } else {
-        table.kernel_exact[qb * U + u] = row_a;
-        table.product_exact[qb * U + u] = std::move(row_p);
-      }
+      store_row(table, (first + i) / U, (first + i) % U, kernels[i], readouts[i]);
     });
     progress.update(first + count);
   }

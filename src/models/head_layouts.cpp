@@ -211,41 +211,29 @@ bool needs_real_head_reader(const SafetensorsFile& file, const HeadReadOptions& 
   return map && !is_entrywise(*map);
 }
 
-RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& options) {
-  HeadLayout layout = HeadLayout::Kernelrank;
+namespace {
+
+// The layout asked for, else the one the metadata states, else kernelrank's own.
+HeadLayout resolve_layout(const SafetensorsFile& file, const HeadReadOptions& options) {
+  const auto stated = file.metadata.find("layout");
   if (options.layout) {
-    layout = *options.layout;
-    const auto stated = file.metadata.find("layout");
-    if (stated != file.metadata.end() && stated->second != to_string(layout))
-      throw DomainError("{layout} " + to_string(layout) +
+    if (stated != file.metadata.end() && stated->second != to_string(*options.layout))
+      throw DomainError("{layout} " + to_string(*options.layout) +
                         " contradicts the file's metadata layout \"" +
                         ParameterMessage::literal(stated->second) + "\"");
-  } else if (const auto stated = file.metadata.find("layout"); stated != file.metadata.end()) {
-    try {
-      layout = parse_head_layout(stated->second);
-    } catch (const UsageError& e) {
-      fail(file, std::string("metadata layout: ") + e.what());
-    }
+    return *options.layout;
   }
-  const LayoutSpec& spec = spec_of(layout);
-  RealHead head;
-  check_names(file, spec);
-  head.map = feature_map_of(file, spec, options);
-  const SafetensorsTensor& query = require(file, spec.query.weight, "");
-  if (query.shape.size() != 2 || query.shape[1] < 1 || query.shape[1] > kMaxWidth ||
-      query.shape[0] < 1 || query.shape[0] > kMaxRows)
-    fail(file, "tensor '" + query.name + "' has shape " + shape_text(query.shape) +
-                   ", expected [dk, m] with 1 <= dk <= 100000 and 1 <= m <= 4096");
-  const std::uint64_t dk = query.shape[0], m = query.shape[1];
-  head.m = static_cast<int>(m);
-  const SafetensorsTensor& value = require(file, spec.value.weight, "");
-  if (value.shape.size() != 2 || value.shape[0] > kMaxRows)
-    fail(file,
-         "tensor '" + value.name + "' has shape " + shape_text(value.shape) + ", expected [d, m]");
-  const std::uint64_t d = value.shape[0];
-  head.query = read_affine(file, spec.query, dk, m, "dk");
-  head.key = read_affine(file, spec.key, dk, m, "dk");
-  head.value = read_affine(file, spec.value, d, m, "d");
+  if (stated == file.metadata.end()) return HeadLayout::Kernelrank;
+  try {
+    return parse_head_layout(stated->second);
+  } catch (const UsageError& e) {
+    fail(file, std::string("metadata layout: ") + e.what());
+  }
+}
+
+// readout_c/readout_e, or the layout's output projection (one readout vector for every query).
+void read_readout(const SafetensorsFile& file, const LayoutSpec& spec, std::uint64_t d,
+                  std::uint64_t m, RealHead& head) {
   const bool own_readout =
       file.find(kReadoutC.weight) != nullptr || file.find(kReadoutE.weight) != nullptr;
   const bool out = spec.out.weight != nullptr && file.find(spec.out.weight) != nullptr;
@@ -259,15 +247,20 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
     head.readout_c.bias = projection.weight[0];
     head.readout_e.weight.assign(1, RationalVector(m, Rational(0)));
     head.readout_e.bias = projection.bias;
-  } else {
-    const std::string why =
-        spec.out.weight == nullptr
-            ? std::string()
-            : " (the readout is '" + std::string(spec.out.weight) + "' or readout_c and readout_e)";
-    require(file, kReadoutC.weight, why);
-    head.readout_c = read_affine(file, kReadoutC, d, m, "d");
-    head.readout_e = read_affine(file, kReadoutE, 1, m, "1");
+    return;
   }
+  const std::string why =
+      spec.out.weight == nullptr
+          ? std::string()
+          : " (the readout is '" + std::string(spec.out.weight) + "' or readout_c and readout_e)";
+  require(file, kReadoutC.weight, why);
+  head.readout_c = read_affine(file, kReadoutC, d, m, "d");
+  head.readout_e = read_affine(file, kReadoutE, 1, m, "1");
+}
+
+// The tensors that belong to one feature map: exp's random projection, softmax's temperature.
+void read_map_tensors(const SafetensorsFile& file, const LayoutSpec& spec, std::uint64_t dk,
+                      RealHead& head) {
   const SafetensorsTensor* projection = spec.projection ? file.find(spec.projection) : nullptr;
   if (head.map == FeatureMap::Exp) {
     if (spec.projection == nullptr)
@@ -294,18 +287,48 @@ RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& opti
                      ", expected [] or [1]");
     head.temperature = temperature->values[0];
   }
+}
+
+std::string describe_head(const RealHead& head, const LayoutSpec& spec, std::uint64_t dk,
+                          std::uint64_t d) {
+  std::string text = std::string(spec.name) + " head, " + to_string(head.map) +
+                     " features, m = " + std::to_string(head.m) + ", dk = " + std::to_string(dk) +
+                     ", d = " + std::to_string(d);
+  if (head.map == FeatureMap::Exp) text += ", r = " + std::to_string(head.projection.size());
+  if (head.map == FeatureMap::Softmax) text += ", temperature " + to_string(head.temperature);
+  return text;
+}
+
+}  // namespace
+
+RealHead read_real_head(const SafetensorsFile& file, const HeadReadOptions& options) {
+  const LayoutSpec& spec = spec_of(resolve_layout(file, options));
+  RealHead head;
+  check_names(file, spec);
+  head.map = feature_map_of(file, spec, options);
+  const SafetensorsTensor& query = require(file, spec.query.weight, "");
+  if (query.shape.size() != 2 || query.shape[1] < 1 || query.shape[1] > kMaxWidth ||
+      query.shape[0] < 1 || query.shape[0] > kMaxRows)
+    fail(file, "tensor '" + query.name + "' has shape " + shape_text(query.shape) +
+                   ", expected [dk, m] with 1 <= dk <= 100000 and 1 <= m <= 4096");
+  const std::uint64_t dk = query.shape[0], m = query.shape[1];
+  head.m = static_cast<int>(m);
+  const SafetensorsTensor& value = require(file, spec.value.weight, "");
+  if (value.shape.size() != 2 || value.shape[0] > kMaxRows)
+    fail(file,
+         "tensor '" + value.name + "' has shape " + shape_text(value.shape) + ", expected [d, m]");
+  const std::uint64_t d = value.shape[0];
+  head.query = read_affine(file, spec.query, dk, m, "dk");
+  head.key = read_affine(file, spec.key, dk, m, "dk");
+  head.value = read_affine(file, spec.value, d, m, "d");
+  read_readout(file, spec, d, m, head);
+  read_map_tensors(file, spec, dk, head);
   try {
     validate(head);
   } catch (const std::invalid_argument& e) {
     fail(file, e.what());
   }
-  head.description = std::string(spec.name) + " head, " + to_string(head.map) +
-                     " features, m = " + std::to_string(m) + ", dk = " + std::to_string(dk) +
-                     ", d = " + std::to_string(d);
-  if (head.map == FeatureMap::Exp)
-    head.description += ", r = " + std::to_string(head.projection.size());
-  if (head.map == FeatureMap::Softmax)
-    head.description += ", temperature " + to_string(head.temperature);
+  head.description = describe_head(head, spec, dk, d);
   return head;
 }
 

@@ -144,11 +144,19 @@ Json read_document(const std::string& file, const std::string& contents) {
   return doc;
 }
 
-std::unique_ptr<Model> parse_json(const std::string& file, const std::string& contents) {
-  Json doc = read_document(file, contents);  // mutable: the checks below use operator[]
-
-  const auto fail = [&](const std::string& path, const std::string& message) -> void {
+// Where a model document is being read: failures name the file and the JSON path.
+struct JsonModelSource {
+  const std::string& file;
+  const std::string& contents;
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
     fail_at(file, contents, path, message);
+  }
+};
+
+// Format, version and the set of keys; returns the declared class, if any.
+std::optional<ModelClass> read_envelope(const JsonModelSource& source, Json& doc) {
+  const auto fail = [&](const std::string& path, const std::string& message) {
+    source.fail(path, message);
   };
   if (!doc.is_object()) fail("", "expected a JSON object at the top level");
   // Format and version first: a file of another version is best reported as such.
@@ -180,20 +188,19 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
     if (!declared)
       fail("class", "expected \"PF\", \"NK\" or \"signed\", found " + doc["class"].dump());
   }
-  const std::optional<long long> width = json_integer(doc["m"]);
-  if (!width || *width < 1 || *width > kMaxModelWidth)
-    fail("m", "expected an integer in 1.." + std::to_string(kMaxModelWidth) + ", found " +
-                  doc["m"].dump());
-  const int m = static_cast<int>(*width);
+  return declared;
+}
 
-  const Json& token_list = doc["tokens"];
+std::vector<Token> read_tokens(const JsonModelSource& source, const Json& token_list, int m) {
+  const auto fail = [&](const std::string& path, const std::string& message) {
+    source.fail(path, message);
+  };
   if (!token_list.is_array() || token_list.empty() ||
       token_list.size() > static_cast<std::size_t>(kMaxTabularTokens))
     fail("tokens", "expected an array of 1.." + std::to_string(kMaxTabularTokens) + " 0/1 strings");
-  const std::size_t k = token_list.size();
   std::vector<Token> tokens;
   std::unordered_map<Token, std::size_t, TokenHash> first;
-  for (std::size_t i = 0; i < k; ++i) {
+  for (std::size_t i = 0; i < token_list.size(); ++i) {
     const std::string path = "tokens[" + std::to_string(i) + "]";
     if (!token_list[i].is_string())
       fail(path, "expected a 0/1 string of width " + std::to_string(m) + ", found " +
@@ -210,34 +217,51 @@ std::unique_ptr<Model> parse_json(const std::string& file, const std::string& co
                      std::to_string(it->second) + "])");
     tokens.push_back(std::move(token));
   }
+  return tokens;
+}
 
-  RationalMatrix tables[2];
-  const char* const table_names[] = {"kernel", "readout"};
-  for (int t = 0; t < 2; ++t) {
-    const std::string name = table_names[t];
-    const Json& rows = doc[name];
-    if (!rows.is_array() || rows.size() != k)
-      fail(name, "expected an array of " + std::to_string(k) + " rows (one per token), found " +
-                     (rows.is_array() ? std::to_string(rows.size()) + " rows" : rows.type_name()));
-    for (std::size_t i = 0; i < k; ++i) {
-      const std::string row_path = name + "[" + std::to_string(i) + "]";
-      if (!rows[i].is_array() || rows[i].size() != k)
-        fail(row_path,
-             "expected an array of " + std::to_string(k) + " numbers, found " +
-                 (rows[i].is_array() ? std::to_string(rows[i].size()) : rows[i].type_name()));
-      RationalVector row;
-      row.reserve(k);
-      for (std::size_t j = 0; j < k; ++j)
-        row.push_back(
-            json_rational(file, contents, rows[i][j], row_path + "[" + std::to_string(j) + "]"));
-      tables[t].push_back(std::move(row));
-    }
+// The k x k table `name` ("kernel" or "readout"), every entry an exact rational.
+RationalMatrix read_table(const JsonModelSource& source, const Json& rows, const std::string& name,
+                          std::size_t k) {
+  if (!rows.is_array() || rows.size() != k)
+    source.fail(name,
+                "expected an array of " + std::to_string(k) + " rows (one per token), found " +
+                    (rows.is_array() ? std::to_string(rows.size()) + " rows" : rows.type_name()));
+  RationalMatrix table;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::string row_path = name + "[" + std::to_string(i) + "]";
+    if (!rows[i].is_array() || rows[i].size() != k)
+      source.fail(row_path,
+                  "expected an array of " + std::to_string(k) + " numbers, found " +
+                      (rows[i].is_array() ? std::to_string(rows[i].size()) : rows[i].type_name()));
+    RationalVector row;
+    row.reserve(k);
+    for (std::size_t j = 0; j < k; ++j)
+      row.push_back(json_rational(source.file, source.contents, rows[i][j],
+                                  row_path + "[" + std::to_string(j) + "]"));
+    table.push_back(std::move(row));
   }
-  auto model = std::make_unique<TabularModel>(m, std::move(tokens), std::move(tables[0]),
-                                              std::move(tables[1]));
+  return table;
+}
+
+std::unique_ptr<Model> parse_json(const std::string& file, const std::string& contents) {
+  Json doc = read_document(file, contents);  // mutable: the checks below use operator[]
+  const JsonModelSource source{file, contents};
+  const std::optional<ModelClass> declared = read_envelope(source, doc);
+  const std::optional<long long> width = json_integer(doc["m"]);
+  if (!width || *width < 1 || *width > kMaxModelWidth)
+    source.fail("m", "expected an integer in 1.." + std::to_string(kMaxModelWidth) + ", found " +
+                         doc["m"].dump());
+  const int m = static_cast<int>(*width);
+  std::vector<Token> tokens = read_tokens(source, doc["tokens"], m);
+  const std::size_t k = tokens.size();
+  RationalMatrix kernel = read_table(source, doc["kernel"], "kernel", k);
+  RationalMatrix readout = read_table(source, doc["readout"], "readout", k);
+  auto model =
+      std::make_unique<TabularModel>(m, std::move(tokens), std::move(kernel), std::move(readout));
   if (declared) {
     if (const std::optional<std::string> why = declared_class_violation(*model, *declared))
-      fail("class", "the model declares class " + to_string(*declared) + " but " + *why);
+      source.fail("class", "the model declares class " + to_string(*declared) + " but " + *why);
     model->set_declared_class(declared);
   }
   return model;

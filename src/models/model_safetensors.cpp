@@ -286,10 +286,6 @@ std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const Safeten
   return build_model(head.activation, dims, head.positions, std::move(values));
 }
 
-std::unique_ptr<ParametricModel> read_safetensors_head(const std::string& path) {
-  return parametric_model_from_safetensors(read_safetensors(path));
-}
-
 std::string head_to_safetensors(const HeadWeights& weights) {
   validate(weights);
   const Dimensions dims = dimensions_of(weights);

@@ -14,6 +14,7 @@
 #include "kernelrank/models/model_io.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -31,13 +32,8 @@ using namespace text;  // the shared reader pieces
 
 // ---- kind=tabular ----------------------------------------------------------------
 
-std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
-  check_keys(reader, header, {"m", "positions", "class"});
-  const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
-  const int positions = static_cast<int>(
-      header_integer(reader, header, "positions", 1, kMaxPositions, false).value_or(0));
-  const auto blocks = static_cast<std::size_t>(positions > 0 ? positions : 1);
-
+// The 'tokens <K>' section: K distinct tokens of width m, one a line.
+std::vector<Token> read_token_section(TextReader& reader, int m, std::size_t blocks) {
   std::optional<TextLine> line = reader.next();
   if (!line || line->fields[0] != "tokens" || line->fields.size() != 2)
     reader.fail(line ? line->number : reader.current_line(),
@@ -72,6 +68,15 @@ std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
     tokens.push_back(std::move(token));
   }
 
+  return tokens;
+}
+
+using TabularBlocks = std::vector<std::vector<RationalMatrix>>;  // [qpos][kpos]
+
+// The kernel and readout sections, every (qpos, kpos) block exactly once.
+std::array<TabularBlocks, 2> read_table_sections(TextReader& reader, std::size_t k, int positions) {
+  const auto blocks = static_cast<std::size_t>(positions > 0 ? positions : 1);
+  std::optional<TextLine> line;
   // Blocks as they are read, keyed by (kernel=0/readout=1, qpos, kpos), with the line of
   // their header. Nothing is allocated for a position pair before its block is read: the
   // header "positions=4096" alone used to allocate a gigabyte of empty tables.
@@ -107,7 +112,7 @@ std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
                         "missing section '" +
                             block_name(t == 0 ? "kernel" : "readout", positions, qp, kp, true) +
                             "'");
-  std::vector<std::vector<RationalMatrix>> tables[2];
+  std::array<TabularBlocks, 2> tables;
   for (int t = 0; t < 2; ++t) {
     tables[t].resize(blocks);
     for (std::size_t qp = 0; qp < blocks; ++qp)
@@ -115,6 +120,17 @@ std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
         tables[t][qp].push_back(std::move(read_blocks[BlockKey{t, qp, kp}].second));
   }
 
+  return tables;
+}
+
+std::unique_ptr<Model> parse_tabular(TextReader& reader, const Header& header) {
+  check_keys(reader, header, {"m", "positions", "class"});
+  const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
+  const int positions = static_cast<int>(
+      header_integer(reader, header, "positions", 1, kMaxPositions, false).value_or(0));
+  const auto blocks = static_cast<std::size_t>(positions > 0 ? positions : 1);
+  std::vector<Token> tokens = read_token_section(reader, m, blocks);
+  std::array<TabularBlocks, 2> tables = read_table_sections(reader, tokens.size(), positions);
   if (positions == 0)
     return std::make_unique<TabularModel>(m, std::move(tokens), std::move(tables[0][0][0]),
                                           std::move(tables[1][0][0]));

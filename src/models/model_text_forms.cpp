@@ -61,63 +61,50 @@ std::array<RationalVector, 5> read_parts(TextReader& reader, const TextLine& lin
   return parsed;
 }
 
-std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header) {
-  check_keys(reader, header, {"m", "r", "d", "positions", "class"});
-  const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
-  const int r =
-      static_cast<int>(*header_integer(reader, header, "r", 1, kMaxFeatureDimension, true));
-  const int d =
-      static_cast<int>(*header_integer(reader, header, "d", 0, kMaxFeatureDimension, true));
-  const int positions = static_cast<int>(
-      header_integer(reader, header, "positions", 1, kMaxPositions, false).value_or(0));
-  const auto slots = static_cast<std::size_t>(positions > 0 ? positions : 1);
-  const auto rr = static_cast<std::size_t>(r);
-  const auto dd = static_cast<std::size_t>(d);
+// The "pos <p>" fields of a features line (if the header declares positions): the slot,
+// 0-based, and `at` moved past them.
+std::size_t read_slot(TextReader& reader, const TextLine& line, std::size_t& at, int positions) {
+  const auto& fields = line.fields;
+  if (positions == 0) {
+    if (at < fields.size() && fields[at] == "pos")
+      reader.fail(line.number, "unexpected 'pos' in field 3: the header declares no positions=");
+    return 0;
+  }
+  if (at >= fields.size() || fields[at] != "pos")
+    reader.fail(line.number, "expected 'pos <p>' in field 3 (the header declares positions=" +
+                                 std::to_string(positions) + ")");
+  const auto slot =
+      static_cast<std::size_t>(reader.integer_field(line, at + 1, 1, positions, "the position")) -
+      1;
+  at += 2;
+  return slot;
+}
 
-  const std::array<Part, 5> parts = {{{"phiQ", rr}, {"phiK", rr}, {"v", dd}, {"c", dd}, {"e", 1}}};
-  const unsigned long long numbers_per_line = 2ULL * rr + 2ULL * dd + 1;
-
+// The tokens of a features file as they are read: one entry per token, a line number per
+// position, and the count of stored numbers against kMaxStoredNumbers.
+struct FeatureTable {
+  int positions = 0;
+  std::size_t slots = 1;
   std::vector<Token> tokens;
   std::vector<TokenFeatures> features;
   std::unordered_map<Token, std::size_t, TokenHash> index;
   std::vector<std::vector<std::size_t>> seen;  // [token][slot] -> line number, 0 = absent
   unsigned long long stored = 0;
-  const std::string width_what = "a 0/1 token of width " + std::to_string(m);
 
-  while (const std::optional<TextLine> line = reader.next()) {
-    const auto& fields = line->fields;
-    if (fields[0] != "token")
-      reader.fail(line->number,
-                  "expected a line 'token <0/1> " + std::string(positions > 0 ? "pos <p> " : "") +
-                      "phiQ ... phiK ... v ... c ... e ...', found '" + fields[0] + "'");
-    Token token = reader.token_field(*line, 1, m, width_what.c_str());
-    std::size_t at = 2;
-    std::size_t slot = 0;
-    if (positions > 0) {
-      if (at >= fields.size() || fields[at] != "pos")
-        reader.fail(line->number, "expected 'pos <p>' in field 3 (the header declares positions=" +
-                                      std::to_string(positions) + ")");
-      slot = static_cast<std::size_t>(
-                 reader.integer_field(*line, at + 1, 1, positions, "the position")) -
-             1;
-      at += 2;
-    } else if (at < fields.size() && fields[at] == "pos") {
-      reader.fail(line->number, "unexpected 'pos' in field 3: the header declares no positions=");
-    }
-
-    stored += numbers_per_line;
+  void charge(TextReader& reader, std::size_t line, unsigned long long numbers) {
+    stored += numbers;
     if (stored > kMaxStoredNumbers)
-      reader.fail(line->number, "feature model too large: more than " +
-                                    std::to_string(kMaxStoredNumbers) + " numbers");
+      reader.fail(line, "feature model too large: more than " + std::to_string(kMaxStoredNumbers) +
+                            " numbers");
+  }
 
+  // The features of (token, slot), which must not have been given before.
+  TokenFeatures& entry(TextReader& reader, const Token& token, std::size_t slot, std::size_t line) {
     auto [it, inserted] = index.emplace(token, tokens.size());
     if (inserted) {
       // A new token holds five vectors and a line number per position (about four
       // numbers' worth): with positions=4096 a short line cost half a megabyte.
-      stored += 4ULL * slots;
-      if (stored > kMaxStoredNumbers)
-        reader.fail(line->number, "feature model too large: more than " +
-                                      std::to_string(kMaxStoredNumbers) + " numbers");
+      charge(reader, line, 4ULL * slots);
       tokens.push_back(token);
       TokenFeatures blank;
       blank.phi_q.resize(slots);
@@ -131,33 +118,71 @@ std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header) 
     const std::size_t i = it->second;
     if (seen[i][slot] != 0) {
       if (positions > 0)
-        reader.fail(line->number, "duplicate line for token " + token.to_string() +
-                                      " at position " + std::to_string(slot + 1) +
-                                      " (first on line " + std::to_string(seen[i][slot]) + ")");
-      reader.fail(line->number, "duplicate token " + token.to_string() + " (first listed on line " +
-                                    std::to_string(seen[i][slot]) + ")");
+        reader.fail(line, "duplicate line for token " + token.to_string() + " at position " +
+                              std::to_string(slot + 1) + " (first on line " +
+                              std::to_string(seen[i][slot]) + ")");
+      reader.fail(line, "duplicate token " + token.to_string() + " (first listed on line " +
+                            std::to_string(seen[i][slot]) + ")");
     }
-    seen[i][slot] = line->number;
+    seen[i][slot] = line;
+    return features[i];
+  }
+
+  void require_complete(TextReader& reader) const {
+    if (tokens.empty()) reader.fail(reader.current_line(), "feature model lists no tokens");
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+      for (std::size_t s = 0; s < slots; ++s)
+        if (seen[i][s] == 0)
+          reader.fail(reader.current_line(),
+                      "token " + tokens[i].to_string() + " has no line for position " +
+                          std::to_string(s + 1) + " (every token needs positions 1.." +
+                          std::to_string(positions) + ")");
+  }
+};
+
+std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header) {
+  check_keys(reader, header, {"m", "r", "d", "positions", "class"});
+  const int m = static_cast<int>(*header_integer(reader, header, "m", 1, kMaxModelWidth, true));
+  const int r =
+      static_cast<int>(*header_integer(reader, header, "r", 1, kMaxFeatureDimension, true));
+  const int d =
+      static_cast<int>(*header_integer(reader, header, "d", 0, kMaxFeatureDimension, true));
+  const int positions = static_cast<int>(
+      header_integer(reader, header, "positions", 1, kMaxPositions, false).value_or(0));
+  const auto rr = static_cast<std::size_t>(r);
+  const auto dd = static_cast<std::size_t>(d);
+
+  const std::array<Part, 5> parts = {{{"phiQ", rr}, {"phiK", rr}, {"v", dd}, {"c", dd}, {"e", 1}}};
+  const unsigned long long numbers_per_line = 2ULL * rr + 2ULL * dd + 1;
+  FeatureTable table;
+  table.positions = positions;
+  table.slots = static_cast<std::size_t>(positions > 0 ? positions : 1);
+  const std::string width_what = "a 0/1 token of width " + std::to_string(m);
+
+  while (const std::optional<TextLine> line = reader.next()) {
+    const auto& fields = line->fields;
+    if (fields[0] != "token")
+      reader.fail(line->number,
+                  "expected a line 'token <0/1> " + std::string(positions > 0 ? "pos <p> " : "") +
+                      "phiQ ... phiK ... v ... c ... e ...', found '" + fields[0] + "'");
+    Token token = reader.token_field(*line, 1, m, width_what.c_str());
+    std::size_t at = 2;
+    const std::size_t slot = read_slot(reader, *line, at, positions);
+    table.charge(reader, line->number, numbers_per_line);
+    TokenFeatures& f = table.entry(reader, token, slot, line->number);
 
     std::array<RationalVector, 5> parsed = read_parts(reader, *line, at, parts);
     if (at < fields.size())
       reader.fail(line->number, "unexpected field '" + fields[at] + "' after the e number");
-    TokenFeatures& f = features[i];
     f.phi_q[slot] = std::move(parsed[0]);
     f.phi_k[slot] = std::move(parsed[1]);
     f.value[slot] = std::move(parsed[2]);
     f.readout_c[slot] = std::move(parsed[3]);
     f.readout_e[slot] = std::move(parsed[4][0]);
   }
-  if (tokens.empty()) reader.fail(reader.current_line(), "feature model lists no tokens");
-  for (std::size_t i = 0; i < tokens.size(); ++i)
-    for (std::size_t s = 0; s < slots; ++s)
-      if (seen[i][s] == 0)
-        reader.fail(reader.current_line(),
-                    "token " + tokens[i].to_string() + " has no line for position " +
-                        std::to_string(s + 1) + " (every token needs positions 1.." +
-                        std::to_string(positions) + ")");
-  return std::make_unique<FeatureModel>(m, r, d, positions, std::move(tokens), std::move(features));
+  table.require_complete(reader);
+  return std::make_unique<FeatureModel>(m, r, d, positions, std::move(table.tokens),
+                                        std::move(table.features));
 }
 
 // ---- kind=parametric -------------------------------------------------------------

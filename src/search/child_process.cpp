@@ -100,6 +100,50 @@ std::string signal_name(int sig) {
   return std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
 }
 
+// Reads the child's report from `fd` until end of file; false when the wall-clock limit
+// (0 = none) passed first.
+bool read_until_eof(int fd, std::chrono::steady_clock::time_point start, double wall_seconds,
+                    std::string& message) {
+  char buffer[65536];
+  while (true) {
+    int wait_ms = -1;
+    if (wall_seconds > 0) {
+      const double left =
+          wall_seconds -
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (left <= 0) return false;
+      wait_ms = static_cast<int>(left * 1000) + 1;
+    }
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, wait_ms);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return true;
+    }
+    if (ready == 0) continue;  // re-check the deadline
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return true;
+    }
+    if (n == 0) return true;  // EOF: the child closed the pipe or died
+    message.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+// A report "kind\nbody" from a child that exited normally: the body, or the error it names.
+std::string result_or_throw(const std::string& message) {
+  const std::size_t newline = message.find('\n');
+  const std::string kind = message.substr(0, newline);
+  std::string body = message.substr(newline + 1);
+  if (kind == kOk) return body;
+  if (kind == kResource) throw ResourceError(body);
+  if (kind == kInternal) throw InternalError(body);
+  if (kind == kUsage) throw UsageError(body);
+  if (kind == kOutput) throw OutputError(body);
+  throw InternalError("search process failed: " + body);
+}
+
 }  // namespace
 
 std::mutex& fork_mutex() {
@@ -143,42 +187,14 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
     child_main(fds[1], work, limits);
   }
   ::close(fds[1]);
-  ChildOutcome outcome;
   std::string message;
-  bool timed_out = false;
-  char buffer[65536];
-  while (true) {
-    int wait_ms = -1;
-    if (limits.wall_seconds > 0) {
-      const double left =
-          limits.wall_seconds -
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (left <= 0) {
-        timed_out = true;
-        break;
-      }
-      wait_ms = static_cast<int>(left * 1000) + 1;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, wait_ms);
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (ready == 0) continue;  // re-check the deadline
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (n == 0) break;  // EOF: the child closed the pipe or died
-    message.append(buffer, static_cast<std::size_t>(n));
-  }
+  const bool timed_out = !read_until_eof(fds[0], start, limits.wall_seconds, message);
   ::close(fds[0]);
   if (timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  ChildOutcome outcome;
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (timed_out) {
     outcome.status = ChildStatus::TimedOut;
@@ -186,19 +202,9 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
                      " s reached; the search process was stopped";
     return outcome;
   }
-  const std::size_t newline = message.find('\n');
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && newline != std::string::npos) {
-    const std::string kind = message.substr(0, newline);
-    std::string body = message.substr(newline + 1);
-    if (kind == kOk) {
-      outcome.output = std::move(body);
-      return outcome;
-    }
-    if (kind == kResource) throw ResourceError(body);
-    if (kind == kInternal) throw InternalError(body);
-    if (kind == kUsage) throw UsageError(body);
-    if (kind == kOutput) throw OutputError(body);
-    throw InternalError("search process failed: " + body);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && message.find('\n') != std::string::npos) {
+    outcome.output = result_or_throw(message);
+    return outcome;
   }
   outcome.status = ChildStatus::Died;
   if (WIFSIGNALED(status)) {

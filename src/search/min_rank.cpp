@@ -54,6 +54,42 @@ bool refuted(CellStatus status) {
 
 namespace {
 
+// A cell below r(m-1)'s proved bound: refuted at a smaller width, hence here.
+MinRankCell inherited_cell(int m, SearchClass search_class, int r,
+                           const std::pair<CellStatus, int>& origin_cell) {
+  const auto& [origin, origin_m] = origin_cell;
+  MinRankCell cell;
+  cell.m = m;
+  cell.search_class = search_class;
+  cell.r = r;
+  cell.status = CellStatus::RefutedInherited;
+  cell.inherited_from = origin;
+  cell.label =
+      "refuted (inherited from m = " + std::to_string(origin_m) + ": " + to_string(origin) + ")";
+  cell.detail = "T(" + std::to_string(origin_m) + ",3) embeds in T(" + std::to_string(m) +
+                ",3) (trailing coordinates 0), so a model here would restrict to one there";
+  return cell;
+}
+
+// The found model as JSON and as a features file; returns the two paths.
+std::vector<std::string> write_cell_model(const std::string& models_dir, const RankTask& task,
+                                          const SearchResult& result, int m,
+                                          SearchClass search_class, int r) {
+  const std::string stem = models_dir + "/min-rank-m" + std::to_string(m) + "-" +
+                           to_string(search_class) + "-r" + std::to_string(r);
+  const TabularModel tabular = to_tabular_model(task, *result.model);
+  write_file_atomically(stem + ".json", tabular_model_to_json(tabular));
+  write_file_atomically(
+      stem + ".features",
+      features_model_text(task, *result.model,
+                          "kernelrank min-rank: T(" + std::to_string(m) + ",3), class " +
+                              to_string(search_class) + ", r = " + std::to_string(r) +
+                              "\nexact max error " + to_string(*result.check->report.max_error) +
+                              ", kernel rank " + std::to_string(result.check->kernel_rank) + "\n" +
+                              result.model_source));
+  return {stem + ".json", stem + ".features"};
+}
+
 // The rows m = 1..m_max of one class. `width` cells of a row run at once.
 std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass search_class,
                                    int width) {
@@ -70,20 +106,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
     const RankTask task = cube_rank_task(m, 3);
     // Cells refuted at m-1 stay refuted (the sub-cube embedding).
     std::map<int, std::pair<CellStatus, int>> refuted_here = refuted_below;
-    if (lower > 0 && refuted_below.count(lower - 1)) {
-      const auto& [origin, origin_m] = refuted_below.at(lower - 1);
-      MinRankCell cell;
-      cell.m = m;
-      cell.search_class = search_class;
-      cell.r = lower - 1;
-      cell.status = CellStatus::RefutedInherited;
-      cell.inherited_from = origin;
-      cell.label = "refuted (inherited from m = " + std::to_string(origin_m) + ": " +
-                   to_string(origin) + ")";
-      cell.detail = "T(" + std::to_string(origin_m) + ",3) embeds in T(" + std::to_string(m) +
-                    ",3) (trailing coordinates 0), so a model here would restrict to one there";
-      row.cells.push_back(cell);
-    }
+    if (lower > 0 && refuted_below.count(lower - 1))
+      row.cells.push_back(inherited_cell(m, search_class, lower - 1, refuted_below.at(lower - 1)));
     auto search_cell = [&](int r) {
       SearchOptions search = options.search;
       search.r = r;
@@ -114,22 +138,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
         cell.label = result.label;
         cell.detail = result.detail;
         cell.seconds = result.seconds;
-        if (result.model && !options.models_dir.empty()) {
-          const std::string stem = options.models_dir + "/min-rank-m" + std::to_string(m) + "-" +
-                                   to_string(search_class) + "-r" + std::to_string(r);
-          const TabularModel tabular = to_tabular_model(task, *result.model);
-          write_file_atomically(stem + ".json", tabular_model_to_json(tabular));
-          write_file_atomically(
-              stem + ".features",
-              features_model_text(task, *result.model,
-                                  "kernelrank min-rank: T(" + std::to_string(m) + ",3), class " +
-                                      to_string(search_class) + ", r = " + std::to_string(r) +
-                                      "\nexact max error " +
-                                      to_string(*result.check->report.max_error) +
-                                      ", kernel rank " + std::to_string(result.check->kernel_rank) +
-                                      "\n" + result.model_source));
-          cell.files = {stem + ".json", stem + ".features"};
-        }
+        if (result.model && !options.models_dir.empty())
+          cell.files = write_cell_model(options.models_dir, task, result, m, search_class, r);
         if (options.log)
           options.log("  " + cell.label + " (" + std::to_string(cell.seconds) + " s)");
         row.cells.push_back(cell);

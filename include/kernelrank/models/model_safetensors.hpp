@@ -52,8 +52,6 @@ struct HeadWeights {
 // the tensor for a missing, unknown or misshapen tensor and for bad metadata, and refuses
 // activation "softmax" (exp features are not rational).
 std::unique_ptr<ParametricModel> parametric_model_from_safetensors(const SafetensorsFile& file);
-// read_safetensors followed by parametric_model_from_safetensors.
-std::unique_ptr<ParametricModel> read_safetensors_head(const std::string& path);
 
 // The bytes of the kernelrank-head file for these weights (F64, deterministic). Throws
 // std::invalid_argument when sizes disagree with m, r, d, positions or the activation is not

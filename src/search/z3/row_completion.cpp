@@ -35,89 +35,122 @@ struct RowSolution {
   std::vector<std::uint32_t> nk_core;
 };
 
-RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, std::size_t rr,
-                      SearchClass search_class, std::uint32_t q,
-                      const std::vector<std::size_t>& ids, const std::set<std::uint32_t>& keys,
-                      const RowAttempt& attempt, unsigned timeout_ms) {
-  RowSolution out;
+// One row's linear problem: the query features u, the products p_z = alpha(q,z) F_qz, and
+// the assumption literals whose unsat core names the instances (and NK keys) at fault.
+struct RowProblem {
   z3::context ctx;
-  z3::solver solver(ctx, "QF_LRA");
-  z3::params params(ctx);
-  if (timeout_ms > 0) params.set("timeout", timeout_ms);
-  solver.set(params);
+  z3::solver solver{ctx, "QF_LRA"};
   std::vector<z3::expr> u;
+  std::map<std::uint32_t, z3::expr> alpha, product;
+  z3::expr_vector assumptions{ctx};
+  std::map<std::string, std::pair<bool, std::size_t>> literal_meaning;  // name -> (instance?, id)
+
+  void track(const z3::expr& condition, const std::string& name, bool instance, std::size_t id) {
+    const z3::expr literal = ctx.bool_const(name.c_str());
+    solver.add(z3::implies(literal, condition));
+    assumptions.push_back(literal);
+    literal_meaning[name] = {instance, id};
+  }
+};
+
+void add_query_and_keys(RowProblem& row, const RationalMatrix& key_features, std::size_t rr,
+                        SearchClass search_class, const std::set<std::uint32_t>& keys,
+                        const RowAttempt& attempt) {
+  z3::context& ctx = row.ctx;
   for (std::size_t k = 0; k < rr; ++k) {
     if (attempt.fixed_query) {
-      u.push_back(detail::z3_real(ctx, (*attempt.fixed_query)[k]));
+      row.u.push_back(detail::z3_real(ctx, (*attempt.fixed_query)[k]));
       continue;
     }
-    u.push_back(ctx.real_const(("u" + std::to_string(k + 1)).c_str()));
-    if (search_class == SearchClass::PF) solver.add(u.back() >= 0);
+    row.u.push_back(ctx.real_const(("u" + std::to_string(k + 1)).c_str()));
+    if (search_class == SearchClass::PF) row.solver.add(row.u.back() >= 0);
   }
-  std::map<std::uint32_t, z3::expr> alpha, product;
-  z3::expr_vector assumptions(ctx);
-  std::map<std::string, std::pair<bool, std::size_t>>
-      literal_meaning;  // name -> (is instance, id or key)
   z3::expr row_sum = ctx.real_val(0);
   for (std::uint32_t z : keys) {
     z3::expr a = ctx.real_val(0);
     for (std::size_t k = 0; k < rr; ++k)
-      if (key_features[z][k] != 0) a = a + detail::z3_real(ctx, key_features[z][k]) * u[k];
-    alpha.emplace(z, a);
+      if (key_features[z][k] != 0) a = a + detail::z3_real(ctx, key_features[z][k]) * row.u[k];
+    row.alpha.emplace(z, a);
     const z3::expr p = ctx.real_const(("p" + std::to_string(z)).c_str());
-    product.emplace(z, p);
+    row.product.emplace(z, p);
     row_sum = row_sum + a;
     if (attempt.restricted) {
-      solver.add(a > 0);
+      row.solver.add(a > 0);
       continue;
     }
-    solver.add((search_class == SearchClass::Signed ? a != 0 : a > 0) || p == 0);
-    if (search_class == SearchClass::NK) {
-      const std::string name = "nk" + std::to_string(z);
-      const z3::expr literal = ctx.bool_const(name.c_str());
-      solver.add(z3::implies(literal, a >= 0));
-      assumptions.push_back(literal);
-      literal_meaning[name] = {false, z};
-    }
+    row.solver.add((search_class == SearchClass::Signed ? a != 0 : a > 0) || p == 0);
+    if (search_class == SearchClass::NK) row.track(a >= 0, "nk" + std::to_string(z), false, z);
   }
   // Row scaling: the row's kernel entries sum to 1 (positive in any solution). A signed
   // row sum may be 0 or negative: its constraints are homogeneous, so the scale stays free.
   if (!attempt.fixed_query && (attempt.restricted || search_class != SearchClass::Signed))
-    solver.add(row_sum == 1);
+    row.solver.add(row_sum == 1);
+}
+
+void add_instances(RowProblem& row, const RankTask& task, SearchClass search_class,
+                   const std::vector<std::size_t>& ids, const RowAttempt& attempt) {
+  z3::context& ctx = row.ctx;
   const z3::expr bound_factor = detail::z3_real(ctx, Rational(1, 2) - attempt.margin);
   for (std::size_t id : ids) {
     const RankInstance& inst = task.instances[id];
     z3::expr den = ctx.real_val(0), num = ctx.real_val(0);
     for (std::uint32_t z : inst.keys) {
-      den = den + alpha.at(z);
-      num = num + product.at(z);
+      den = den + row.alpha.at(z);
+      num = num + row.product.at(z);
     }
     const z3::expr centred = num - ctx.real_val(inst.target) * den;
     if (attempt.restricted) {
-      solver.add(centred <= bound_factor * den);
-      solver.add(centred >= -bound_factor * den);
+      row.solver.add(centred <= bound_factor * den);
+      row.solver.add(centred >= -bound_factor * den);
       continue;
     }
-    const std::string name = "i" + std::to_string(id);
-    const z3::expr literal = ctx.bool_const(name.c_str());
     z3::expr within = 2 * centred < den && 2 * centred > -den;
     if (search_class == SearchClass::Signed)
       within = within || (2 * centred < -den && 2 * centred > den);
-    solver.add(z3::implies(literal, within));
-    assumptions.push_back(literal);
-    literal_meaning[name] = {true, id};
+    row.track(within, "i" + std::to_string(id), true, id);
   }
-  const z3::check_result result = attempt.restricted ? solver.check() : solver.check(assumptions);
+}
+
+// The model's u_q and readout F_qz = p_z / alpha(q,z), recomputed exactly from the features.
+void read_model(const RowProblem& row, const RationalMatrix& key_features, std::size_t rr,
+                const std::set<std::uint32_t>& keys, const RowAttempt& attempt, RowSolution& out) {
+  const z3::model model = row.solver.get_model();
+  out.feasible = true;
+  for (std::size_t k = 0; k < rr; ++k)
+    out.query_features.push_back(attempt.fixed_query
+                                     ? (*attempt.fixed_query)[k]
+                                     : detail::rational_from_z3(model.eval(row.u[k], true)));
+  for (std::uint32_t z : keys) {
+    Rational a = 0;
+    for (std::size_t k = 0; k < rr; ++k) a += out.query_features[k] * key_features[z][k];
+    out.readout[z] =
+        a != 0 ? detail::rational_from_z3(model.eval(row.product.at(z), true)) / a : Rational(0);
+  }
+}
+
+RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, std::size_t rr,
+                      SearchClass search_class, std::uint32_t q,
+                      const std::vector<std::size_t>& ids, const std::set<std::uint32_t>& keys,
+                      const RowAttempt& attempt, unsigned timeout_ms) {
+  RowSolution out;
+  RowProblem row;
+  z3::params params(row.ctx);
+  if (timeout_ms > 0) params.set("timeout", timeout_ms);
+  row.solver.set(params);
+  add_query_and_keys(row, key_features, rr, search_class, keys, attempt);
+  add_instances(row, task, search_class, ids, attempt);
+  const z3::check_result result =
+      attempt.restricted ? row.solver.check() : row.solver.check(row.assumptions);
   if (result == z3::unknown) {
     if (attempt.restricted) return out;
     throw ResourceError("exact completion of row " + task.tokens[q].to_string() +
-                        ": Z3 (linear) returned unknown: " + solver.reason_unknown());
+                        ": Z3 (linear) returned unknown: " + row.solver.reason_unknown());
   }
   if (result == z3::unsat) {
     if (attempt.restricted) return out;
-    const z3::expr_vector unsat_core = solver.unsat_core();
+    const z3::expr_vector unsat_core = row.solver.unsat_core();
     for (unsigned i = 0; i < unsat_core.size(); ++i) {
-      const auto& meaning = literal_meaning.at(unsat_core[i].to_string());
+      const auto& meaning = row.literal_meaning.at(unsat_core[i].to_string());
       if (meaning.first)
         out.core.push_back(meaning.second);
       else
@@ -125,18 +158,7 @@ RowSolution solve_row(const RankTask& task, const RationalMatrix& key_features, 
     }
     return out;
   }
-  const z3::model model = solver.get_model();
-  out.feasible = true;
-  for (std::size_t k = 0; k < rr; ++k)
-    out.query_features.push_back(attempt.fixed_query
-                                     ? (*attempt.fixed_query)[k]
-                                     : detail::rational_from_z3(model.eval(u[k], true)));
-  for (std::uint32_t z : keys) {
-    Rational a = 0;
-    for (std::size_t k = 0; k < rr; ++k) a += out.query_features[k] * key_features[z][k];
-    out.readout[z] =
-        a != 0 ? detail::rational_from_z3(model.eval(product.at(z), true)) / a : Rational(0);
-  }
+  read_model(row, key_features, rr, keys, attempt, out);
   return out;
 }
 
