@@ -47,7 +47,7 @@ krcheck::CheckResult run_checker(const Written& w) {
 
 }  // namespace
 
-TEST_CASE("witness: m = 24 family certifies r >= 14 and the checker verifies it") {
+TEST_CASE("witness: m = 24 family certifies r >= 18 (trace rule alone: 14) and the checker verifies it") {
   // The lexicode of weight 12 and distance 12 at m = 24 (24 words) with complement
   // queries: every gap is >= 6, so each row pair has a chain, and the whole family
   // stays near a thousand instances.
@@ -90,7 +90,15 @@ TEST_CASE("witness: m = 24 family certifies r >= 14 and the checker verifies it"
   CHECK(columns_by_e == std::map<int, int>{{1, 2}, {2, 5}, {3, 16}, {4, 1}});
   CHECK(t > 13);
   CHECK(t < 13 + Rational(1, 1000));
-  CHECK(bound.bound.bound == 14);
+  // The shifted trace rule (docs/bounds.md) on the same chains: with W = J/10 every
+  // e_ij = max(1/10, 1/rho_ij - 1/10) is 1/10 (rho_ij = 5 or 9), so C_j = 23/100 and
+  // T_W = 24 (81/100) / (81/100 + 23/100) = 243/13 = 18.69..., r >= ceil(T_W) - 1 = 18, which
+  // beats the trace rule's 14; certify_family picks it, with t = 1/10 from its grid.
+  CHECK(Rational(24) * Rational(81, 100) / (Rational(81, 100) + Rational(23, 100)) ==
+        Rational(243, 13));
+  CHECK(bound.bound.rule == BoundRule::ShiftedTrace);
+  CHECK(bound.bound.shift == Rational(1, 10));
+  CHECK(bound.bound.bound == 18);
   // The family alone supports at least what the cube argument gives for its rows.
   CHECK(bound.bound.bound >= certify_rank_bound(w.rows, 3, BoundRule::Trace).bound);
   const Written files = write_pair("witness24", w.family, bound);

@@ -21,14 +21,28 @@ std::string task_line(const CertificateTask& task, const std::string& kind) {
 namespace {
 
 std::string rule_line(const RankBoundResult& bound) {
-  return bound.rule == BoundRule::Trace
-             ? "rule trace precision=" + std::to_string(bound.precision) + "\n"
-             : "rule dominance\n";
+  switch (bound.rule) {
+    case BoundRule::Trace:
+      return "rule trace precision=" + std::to_string(bound.precision) + "\n";
+    case BoundRule::Dominance:
+      return "rule dominance\n";
+    case BoundRule::ShiftedTrace:
+      return "rule shifted-trace precision=" + std::to_string(bound.precision) +
+             " shift=" + to_string(bound.shift) + "\n";
+  }
+  throw InternalError("unknown bound rule");
+}
+
+// Format 3 holds the shifted trace rule; everything else is written as format 1.
+std::string header_line(const RankBoundResult& bound) {
+  return bound.rule == BoundRule::ShiftedTrace ? "kernelrank-certificate 3\n"
+                                               : "kernelrank-certificate 1\n";
 }
 
 std::string sum_and_claim(const RankBoundResult& bound) {
-  std::string text = bound.rule == BoundRule::Trace ? "sum " + bound.trace_sum.str() + "\n"
-                                                    : "sum " + to_string(bound.max_row_sum) + "\n";
+  std::string text = bound.rule == BoundRule::Dominance
+                         ? "sum " + to_string(bound.max_row_sum) + "\n"
+                         : "sum " + bound.trace_sum.str() + "\n";
   return text + "claim r >= " + bound.bound.str() + "\nend\n";
 }
 
@@ -38,6 +52,8 @@ std::string cube_certificate(const CertificateTask& task, const std::string& con
                              const std::vector<BoundRow>& rows, const RankBoundResult& bound) {
   if (!bound.applicable)
     throw UsageError("cannot write a certificate for a bound that does not apply");
+  if (bound.rule == BoundRule::ShiftedTrace)
+    throw InternalError("the shifted trace rule is for family certificates only");
   std::string text = "kernelrank-certificate 1\n";
   text += task_line(task, "cube") + "\n";
   text += "construction " + single_line(construction) + "\n";
@@ -59,7 +75,7 @@ std::string family_certificate(const CertificateTask& task, const std::string& f
     all_last = all_last && step.position == task.n - 1;
   }
   family_task.mode = all_first ? QueryMode::First : (all_last ? QueryMode::Last : QueryMode::All);
-  std::string text = "kernelrank-certificate 1\n";
+  std::string text = header_line(bound.bound);
   text += task_line(family_task, "family") + " sha256=" + family_sha256 + "\n";
   text += "construction " + single_line(construction) + "\n";
   text += rule_line(bound.bound);

@@ -227,6 +227,59 @@ std::vector<IncompletePattern> unsupported_steps(const Family& family,
   return lost;
 }
 
+namespace {
+
+// The shifted trace sum S(t) = sum_j floor(2^P (1-t)^2 / ((1-t)^2 + C_j)), C_j = sum_{i != j}
+// max(t, 1/rho_ij - t)^2, from each column's distinct rho values and their counts.
+Integer shifted_sum(const std::vector<std::map<Rational, std::uint64_t>>& columns,
+                    const Rational& t, int precision) {
+  Integer scale = 1;
+  scale <<= static_cast<unsigned>(precision);
+  const Rational diagonal = (1 - t) * (1 - t);
+  Integer sum = 0;
+  for (const auto& column : columns) {
+    Rational c = 0;
+    for (const auto& [rho, count] : column) {
+      const Rational above = 1 / rho - t;
+      const Rational e = above > t ? above : t;
+      c += Rational(static_cast<long long>(count)) * e * e;
+    }
+    sum += floor_of(Rational(scale) * diagonal / (diagonal + c));
+  }
+  return sum;
+}
+
+// The best shift t = k/200 (k = 1..100; ties: the larger sum, then the smaller t) and its
+// bound ceil(S / 2^P) - 1. The grid is a search, not part of the proof: the checker
+// recomputes S for the t the certificate states.
+RankBoundResult best_shifted_trace(const std::vector<std::vector<Rational>>& rho,
+                                   RankBoundResult result) {
+  const std::size_t N = rho.size();
+  std::vector<std::map<Rational, std::uint64_t>> columns(N);
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < N; ++j)
+      if (i != j) ++columns[j][rho[i][j]];
+  Integer scale = 1;
+  scale <<= static_cast<unsigned>(result.precision);
+  bool found = false;
+  for (int k = 1; k <= 100; ++k) {
+    const Rational t(k, 200);
+    const Integer sum = shifted_sum(columns, t, result.precision);
+    const Integer bound = (sum + scale - 1) / scale - 1;
+    if (found && (bound < result.bound || (bound == result.bound && sum <= result.trace_sum)))
+      continue;
+    found = true;
+    result.shift = t;
+    result.trace_sum = sum;
+    result.bound = bound;
+  }
+  result.applicable = result.bound >= 1;
+  if (!result.applicable) result.reason = "the shifted trace value is below 2 for every shift";
+  return result;
+}
+
+}  // namespace
+
 RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>& rho,
                                         BoundRule rule, int n, int precision) {
   const std::size_t N = rho.size();
@@ -239,6 +292,7 @@ RankBoundResult rank_bound_from_factors(const std::vector<std::vector<Rational>>
     result.reason = "no rows";
     return result;
   }
+  if (rule == BoundRule::ShiftedTrace) return best_shifted_trace(rho, std::move(result));
   if (rule == BoundRule::Trace) {
     Integer scale = 1;
     scale <<= static_cast<unsigned>(precision);
@@ -326,6 +380,61 @@ std::vector<std::size_t> greedy_rows(
 
 }  // namespace
 
+namespace {
+
+// Candidate rows (a group's query with one of its own tokens) and the chains between them.
+struct CandidateGraph {
+  const std::vector<Group>& groups;
+  std::vector<Candidate> candidates;
+
+  const Token& own(std::size_t c) const {
+    return groups[candidates[c].group].tokens[candidates[c].token];
+  }
+  // factor(i -> j): chain from own(i) to own(j) under i's query, if any.
+  const std::optional<std::pair<Rational, std::vector<std::size_t>>>* link(std::size_t i,
+                                                                           std::size_t j) const {
+    const Group& g = groups[candidates[i].group];
+    const auto it = g.position_of.find(own(j));
+    if (it == g.position_of.end() || own(i) == own(j)) return nullptr;
+    const auto& slot = g.best[candidates[i].token][it->second];
+    return slot ? &slot : nullptr;
+  }
+};
+
+// The chosen rows, their chains and the steps the chains use, into `out`; returns rho.
+std::vector<std::vector<Rational>> record_rows(const CandidateGraph& graph,
+                                               const std::vector<std::size_t>& best_rows,
+                                               FamilyBound& out) {
+  const std::size_t N = best_rows.size();
+  std::vector<std::vector<Rational>> rho(N, std::vector<Rational>(N, Rational(0)));
+  std::map<std::size_t, std::size_t> step_index;  // analysis step -> output step
+  for (std::size_t a = 0; a < N; ++a) {
+    const Candidate& c = graph.candidates[best_rows[a]];
+    out.rows.push_back(
+        {graph.groups[c.group].position, graph.own(best_rows[a]), graph.groups[c.group].q});
+  }
+  for (std::size_t a = 0; a < N; ++a) {
+    for (std::size_t b = 0; b < N; ++b) {
+      if (a == b) continue;
+      const auto& chain = **graph.link(best_rows[a], best_rows[b]);
+      rho[a][b] = chain.first;
+      FamilyChain fc{a, b, {}, chain.first};
+      for (std::size_t s : chain.second) {
+        auto it = step_index.find(s);
+        if (it == step_index.end()) {
+          it = step_index.emplace(s, out.steps.size()).first;
+          out.steps.push_back(out.analysis.steps[s]);
+        }
+        fc.steps.push_back(it->second);
+      }
+      out.chains.push_back(std::move(fc));
+    }
+  }
+  return rho;
+}
+
+}  // namespace
+
 FamilyBound certify_family(const Family& family, bool position_dependent, int precision) {
   FamilyBound out;
   out.analysis = analyse_family(family, position_dependent);
@@ -342,31 +451,18 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
   }
   const Index index = build_index(family, position_dependent);
   const std::vector<Group> groups = build_groups(index, out.analysis);
-  std::vector<Candidate> candidates;
+  CandidateGraph graph{groups, {}};
   for (std::size_t g = 0; g < groups.size(); ++g)
-    for (std::size_t t = 0; t < groups[g].tokens.size(); ++t) candidates.push_back({g, t});
-  const std::size_t C = candidates.size();
+    for (std::size_t t = 0; t < groups[g].tokens.size(); ++t) graph.candidates.push_back({g, t});
+  const std::size_t C = graph.candidates.size();
   if (C > 20'000) throw ResourceError("the family has more than 20,000 candidate rows; split it");
-  auto own = [&](std::size_t c) -> const Token& {
-    return groups[candidates[c].group].tokens[candidates[c].token];
-  };
-  // factor(i -> j): chain from own(i) to own(j) under i's query, if any.
-  auto link =
-      [&](std::size_t i,
-          std::size_t j) -> const std::optional<std::pair<Rational, std::vector<std::size_t>>>* {
-    const Group& g = groups[candidates[i].group];
-    const auto it = g.position_of.find(own(j));
-    if (it == g.position_of.end() || own(i) == own(j)) return nullptr;
-    const auto& slot = g.best[candidates[i].token][it->second];
-    return slot ? &slot : nullptr;
-  };
   std::vector<std::vector<std::size_t>> compatible(C);
   for (std::size_t i = 0; i < C; ++i)
     for (std::size_t j = 0; j < C; ++j)
-      if (i != j && link(i, j) && link(j, i)) compatible[i].push_back(j);
+      if (i != j && graph.link(i, j) && graph.link(j, i)) compatible[i].push_back(j);
 
   auto weight = [&](std::size_t i, std::size_t j) {
-    const double f = (*link(i, j))->first.convert_to<double>();
+    const double f = (*graph.link(i, j))->first.convert_to<double>();
     return 1.0 / (f * f);
   };
   const std::vector<std::size_t> best_rows = greedy_rows(compatible, weight);
@@ -377,34 +473,18 @@ FamilyBound certify_family(const Family& family, bool position_dependent, int pr
     return out;
   }
   // Exact bound on the chosen rows, with the steps the chains use.
-  const std::size_t N = best_rows.size();
-  std::vector<std::vector<Rational>> rho(N, std::vector<Rational>(N, Rational(0)));
-  std::map<std::size_t, std::size_t> step_index;  // analysis step -> output step
-  for (std::size_t a = 0; a < N; ++a) {
-    const Candidate& c = candidates[best_rows[a]];
-    out.rows.push_back({groups[c.group].position, own(best_rows[a]), groups[c.group].q});
-  }
-  for (std::size_t a = 0; a < N; ++a) {
-    for (std::size_t b = 0; b < N; ++b) {
-      if (a == b) continue;
-      const auto& chain = **link(best_rows[a], best_rows[b]);
-      rho[a][b] = chain.first;
-      FamilyChain fc{a, b, {}, chain.first};
-      for (std::size_t s : chain.second) {
-        auto it = step_index.find(s);
-        if (it == step_index.end()) {
-          it = step_index.emplace(s, out.steps.size()).first;
-          out.steps.push_back(out.analysis.steps[s]);
-        }
-        fc.steps.push_back(it->second);
-      }
-      out.chains.push_back(std::move(fc));
-    }
-  }
+  const std::vector<std::vector<Rational>> rho = record_rows(graph, best_rows, out);
   const RankBoundResult trace = rank_bound_from_factors(rho, BoundRule::Trace, n, precision);
   const RankBoundResult dominance =
       rank_bound_from_factors(rho, BoundRule::Dominance, n, precision);
   out.bound = dominance.applicable && dominance.bound > trace.bound ? dominance : trace;
+  // The shifted rule needs entries >= 0 (the chains' pairs are used, so NK holds there) and
+  // is proved for position-independent maps only; it is used only where it is stronger.
+  if (!position_dependent) {
+    const RankBoundResult shifted =
+        rank_bound_from_factors(rho, BoundRule::ShiftedTrace, n, precision);
+    if (shifted.applicable && shifted.bound > out.bound.bound) out.bound = shifted;
+  }
   out.found = true;
   return out;
 }

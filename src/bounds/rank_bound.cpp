@@ -59,7 +59,17 @@ std::vector<BoundRow> complement_rows(const std::vector<Token>& code) {
   return rows;
 }
 
-std::string to_string(BoundRule rule) { return rule == BoundRule::Trace ? "trace" : "dominance"; }
+std::string to_string(BoundRule rule) {
+  switch (rule) {
+    case BoundRule::Trace:
+      return "trace";
+    case BoundRule::Dominance:
+      return "dominance";
+    case BoundRule::ShiftedTrace:
+      return "shifted-trace";
+  }
+  return "?";
+}
 
 Rational RankBoundResult::trace_value() const {
   Integer den = 1;

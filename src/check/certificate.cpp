@@ -239,12 +239,19 @@ void Parser::parse_rule(bool embedded) {
   cert_.rule_line = line_.number;
   const auto& f = line_.fields;
   const std::string_view kind = f.size() >= 2 ? f[1] : std::string_view();
-  if ((kind == "trace-product") != (cert_.version == 3))
-    malformed(kind == "trace-product"
-                  ? "rule trace-product needs certificate format 3, but the header on line " +
+  const bool format3_rule = kind == "trace-product" || kind == "shifted-trace";
+  if (format3_rule != (cert_.version == 3))
+    malformed(format3_rule
+                  ? "rule " + std::string(kind) +
+                        " needs certificate format 3, but the header on line " +
                         std::to_string(cert_.header_line) + " says " + std::to_string(cert_.version)
                   : "format 3 (header on line " + std::to_string(cert_.header_line) +
-                        ") has rule trace-product only");
+                        ") has rules trace-product and shifted-trace only");
+  if (kind == "shifted-trace") {
+    parse_shifted_trace();
+    advance();
+    return;
+  }
   if (kind == "trace-product") {
     if (f.size() != 4) expect_field_count(reader_, line_, 3, "rule trace-product precision=<P>");
     if (cert_.is_family) malformed("rule trace-product is for cube tasks only");
@@ -310,6 +317,39 @@ void Parser::parse_rule(bool embedded) {
         "'rule dependence rank=<R>', 'rule inherit' or 'rule trace-uniform precision=<P>'");
   }
   advance();
+}
+
+// rule shifted-trace precision=<P> shift=<p/q>: family tasks with position-independent maps
+// (shifted_rule.hpp); t = p/q in lowest terms with 0 < t < 1.
+void Parser::parse_shifted_trace() {
+  expect_field_count(reader_, line_, 4, "rule shifted-trace precision=<P> shift=<p/q>");
+  if (!cert_.is_family)
+    malformed("rule shifted-trace is for family tasks only (the task on line " +
+              std::to_string(cert_.task_line) + " is a cube)");
+  if (cert_.m > kMaxWidth)
+    malformed("rule shifted-trace lists tokens, so m must be at most " + std::to_string(kMaxWidth) +
+              " (the task on line " + std::to_string(cert_.task_line) +
+              " has m=" + std::to_string(cert_.m) + ")");
+  if (cert_.dependent_positions)
+    malformed("rule shifted-trace is proved for position-independent maps only (the task on line " +
+              std::to_string(cert_.task_line) + " has positions=dependent)");
+  cert_.rule = RuleKind::shifted_trace;
+  const auto& f = line_.fields;
+  const auto precision = key_value(reader_, line_.number, f[2], "precision");
+  cert_.precision = static_cast<int>(integer(precision, kMaxPrecision, "precision"));
+  const std::string_view text = key_value(reader_, line_.number, f[3], "shift");
+  const auto slash = text.find('/');
+  const std::string_view num_text = text.substr(0, slash);
+  const std::string_view den_text =
+      slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
+  if (slash == std::string_view::npos || !is_canonical_integer(num_text) ||
+      !is_canonical_integer(den_text))
+    malformed("shift=" + std::string(text) + ": expected a fraction p/q with 0 < p < q");
+  const BigInt num{std::string(num_text)}, den{std::string(den_text)};
+  if (num < 1 || num >= den)
+    malformed("shift=" + std::string(text) + " is not strictly between 0 and 1");
+  if (gcd(num, den) != 1) malformed("shift=" + std::string(text) + " is not in lowest terms");
+  cert_.shift = Rational(num, den);
 }
 
 void Parser::parse_steps() {
@@ -393,14 +433,16 @@ void Parser::parse_sum() {
   const std::string_view text = line_.fields[1];
   const auto slash = text.find('/');
   const bool integer_sum = cert_.rule == RuleKind::trace || cert_.rule == RuleKind::trace_uniform ||
-                           cert_.rule == RuleKind::trace_product;
+                           cert_.rule == RuleKind::trace_product ||
+                           cert_.rule == RuleKind::shifted_trace;
   if (integer_sum || slash == std::string_view::npos) {
     if (!is_canonical_integer(text))
       malformed(integer_sum
                     ? "the " +
                           std::string(cert_.rule == RuleKind::trace           ? "trace"
                                       : cert_.rule == RuleKind::trace_uniform ? "trace-uniform"
-                                                                              : "trace-product") +
+                                      : cert_.rule == RuleKind::trace_product ? "trace-product"
+                                                                              : "shifted-trace") +
                           " rule's sum must be a decimal integer, found " + quoted(text)
                     : "expected the sum as an integer or a fraction p/q, found " + quoted(text));
     cert_.stated_sum = Rational(BigInt(std::string(text)));

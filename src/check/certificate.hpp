@@ -22,8 +22,18 @@ namespace krcheck {
 
 enum class QueryMode { first, last, all };
 enum class ModelClass { NK, PF };
-// order, dependence, inherit and trace_uniform: format 2 only; trace_product: format 3 only
-enum class RuleKind { trace, dominance, order, dependence, inherit, trace_uniform, trace_product };
+// order, dependence, inherit and trace_uniform: format 2 only; trace_product and
+// shifted_trace: format 3 only
+enum class RuleKind {
+  trace,
+  dominance,
+  order,
+  dependence,
+  inherit,
+  trace_uniform,
+  trace_product,
+  shifted_trace
+};
 
 inline constexpr int kMaxWidth = 4096;     // m
 inline constexpr int kMinLength = 3;       // n
@@ -104,6 +114,7 @@ struct Certificate {
   RuleKind rule = RuleKind::trace;
   int precision = 0;        // trace rule only
   int hadamard_power = 1;   // trace-product only: k of theory.md L4' (power=k)
+  Rational shift = 0;       // shifted-trace only: t of W = t J, 0 < t < 1
   int order_rank = 0;       // order rule only: the rank R it refutes
   int dependence_rank = 0;  // dependence rule only: the rank R it refutes
 

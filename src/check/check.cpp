@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <new>
+#include <stdexcept>
 
 #include "check/certificate.hpp"
 #include "check/conclusion.hpp"
@@ -24,6 +25,7 @@
 #include "check/partial.hpp"
 #include "check/product_rule.hpp"
 #include "check/reader.hpp"
+#include "check/shifted_rule.hpp"
 #include "check/uniform_rule.hpp"
 
 namespace krcheck {
@@ -55,6 +57,9 @@ std::string rule_text(const Certificate& cert) {
     case RuleKind::trace_product:
       return "trace-product precision=" + std::to_string(cert.precision) +
              (cert.hadamard_power > 1 ? " power=" + std::to_string(cert.hadamard_power) : "");
+    case RuleKind::shifted_trace:
+      return "shifted-trace precision=" + std::to_string(cert.precision) +
+             " shift=" + to_text(cert.shift);
   }
   return "?";
 }
@@ -63,7 +68,8 @@ void print_summary(const Certificate& cert, std::ostream& out) {
   out << "c certificate: " << cert.file << "\n";
   if (cert.version != 1) out << "c format: " << cert.version << "\n";
   out << "c " << cert.task_statement << "\n";
-  if (cert.rule == RuleKind::trace || cert.rule == RuleKind::dominance)
+  if (cert.rule == RuleKind::trace || cert.rule == RuleKind::dominance ||
+      cert.rule == RuleKind::shifted_trace)
     out << "c rows: " << cert.row_count() << "\n";
   if (cert.rule == RuleKind::order)
     out << "c declared: " << cert.steps.size() << " steps, " << cert.keypairs.size()
@@ -97,6 +103,8 @@ BigInt check_cube(const Certificate& cert, std::ostream& out, int threads) {
       return check_dependence_rule(cert, nullptr, out);
     case RuleKind::inherit:
       break;
+    case RuleKind::shifted_trace:  // the parser admits family tasks only
+      throw std::logic_error("rule shifted-trace on a cube task");
   }
   // The parser admits neither a family task nor another inherit rule inside.
   const Certificate& inner = *cert.embedded;
@@ -126,6 +134,8 @@ BigInt check_family(const Certificate& cert, const NamedInput& input, std::ostre
   const std::vector<Rational> rho = check_chains(cert, factors);
   out << "c pairs: " << rho.size() << " chains checked\n";
   if (cert.rule == RuleKind::trace) return conclude_trace(cert, family_trace_sum(cert, rho), out);
+  if (cert.rule == RuleKind::shifted_trace)
+    return conclude_shifted_trace(cert, family_shifted_sum(cert, rho), out);
   return conclude_dominance(cert, family_dominance_max_row_sum(cert, rho), out);
 }
 
@@ -193,6 +203,59 @@ CheckResult check_certificate(const NamedInput& cert_input, const std::optional<
   return check_certificate(cert_input, family, out, err, CheckOptions{});
 }
 
+namespace {
+
+// One partial result against the certificate and the partials before it: same certificate,
+// same shard count, a shard not seen yet, the certificate's weight, the shard's pair count,
+// and a smallest-gap pair of rows the certificate keeps.
+void check_partial(const Certificate& cert, const Digest& digest,
+                   const std::vector<Partial>& partials, std::size_t p,
+                   const std::map<std::uint64_t, std::size_t>& seen) {
+  const Partial& partial = partials[p];
+  const std::uint64_t shards = partials.front().shard_count;
+  if (partial.certificate != digest)
+    fail_malformed(partial.file, partial.certificate_line,
+                   "this partial result is of the certificate with SHA-256 " +
+                       to_hex(partial.certificate) + ", not of " + cert.file + " (SHA-256 " +
+                       to_hex(digest) + ")");
+  if (partial.shard_count != shards)
+    fail_malformed(partial.file, partial.shard_line,
+                   "shard " + std::to_string(partial.shard_index) + "/" +
+                       std::to_string(partial.shard_count) + ", but " + partials.front().file +
+                       " (line " + std::to_string(partials.front().shard_line) +
+                       ") is a shard of " + std::to_string(shards));
+  if (const auto same = seen.find(partial.shard_index); same != seen.end())
+    fail_malformed(partial.file, partial.shard_line,
+                   "shard " + std::to_string(partial.shard_index) + "/" + std::to_string(shards) +
+                       " again: " + partials[same->second].file + " (line " +
+                       std::to_string(partials[same->second].shard_line) + ") is the same shard");
+  if (partial.weight != cert.weight)
+    fail_malformed(partial.file, partial.weight_line,
+                   "weight " + std::to_string(partial.weight) +
+                       ", but the certificate's weight is " + std::to_string(cert.weight) +
+                       " (line " + std::to_string(cert.generated_line) + ")");
+  const std::uint64_t expected = shard_pair_count(cert.kept_count(), partial.shard_index, shards);
+  if (partial.pairs != expected)
+    fail_malformed(partial.file, partial.pairs_line,
+                   "pairs " + std::to_string(partial.pairs) + ", but shard " +
+                       std::to_string(partial.shard_index) + " of " + std::to_string(shards) +
+                       " holds " + std::to_string(expected) + " pairs of the " +
+                       std::to_string(cert.kept_count()) + " kept rows");
+  if (const auto& pair = partial.histogram.smallest) {
+    for (const std::uint64_t row : {pair->first, pair->second}) {
+      const bool dropped = std::binary_search(cert.drops.begin(), cert.drops.end(), row);
+      if (row > cert.generated_count || dropped)
+        fail_malformed(partial.file, partial.small_gap_line,
+                       "small-gap names generated row " + std::to_string(row) +
+                           ", which the certificate " +
+                           (dropped ? std::string("drops") : "does not generate") +
+                           " (count=" + std::to_string(cert.generated_count) + ")");
+    }
+  }
+}
+
+}  // namespace
+
 CheckResult merge_partials(const NamedInput& cert_input, const std::vector<NamedInput>& inputs,
                            std::ostream& out, std::ostream& err) {
   return guarded_run(cert_input.name, out, err, [&](CheckResult& result) {
@@ -212,46 +275,8 @@ CheckResult merge_partials(const NamedInput& cert_input, const std::vector<Named
     merged.counts.assign(static_cast<std::size_t>(cert.weight) + 1, 0);
     for (std::size_t p = 0; p < partials.size(); ++p) {
       const Partial& partial = partials[p];
-      if (partial.certificate != digest)
-        fail_malformed(partial.file, partial.certificate_line,
-                       "this partial result is of the certificate with SHA-256 " +
-                           to_hex(partial.certificate) + ", not of " + cert.file + " (SHA-256 " +
-                           to_hex(digest) + ")");
-      if (partial.shard_count != shards)
-        fail_malformed(partial.file, partial.shard_line,
-                       "shard " + std::to_string(partial.shard_index) + "/" +
-                           std::to_string(partial.shard_count) + ", but " + partials.front().file +
-                           " (line " + std::to_string(partials.front().shard_line) +
-                           ") is a shard of " + std::to_string(shards));
-      if (const auto same = seen.find(partial.shard_index); same != seen.end())
-        fail_malformed(partial.file, partial.shard_line,
-                       "shard " + std::to_string(partial.shard_index) + "/" +
-                           std::to_string(shards) + " again: " + partials[same->second].file +
-                           " (line " + std::to_string(partials[same->second].shard_line) +
-                           ") is the same shard");
-      if (partial.weight != cert.weight)
-        fail_malformed(partial.file, partial.weight_line,
-                       "weight " + std::to_string(partial.weight) +
-                           ", but the certificate's weight is " + std::to_string(cert.weight) +
-                           " (line " + std::to_string(cert.generated_line) + ")");
-      const std::uint64_t expected =
-          shard_pair_count(cert.kept_count(), partial.shard_index, shards);
-      if (partial.pairs != expected)
-        fail_malformed(partial.file, partial.pairs_line,
-                       "pairs " + std::to_string(partial.pairs) + ", but shard " +
-                           std::to_string(partial.shard_index) + " of " + std::to_string(shards) +
-                           " holds " + std::to_string(expected) + " pairs of the " +
-                           std::to_string(cert.kept_count()) + " kept rows");
+      check_partial(cert, digest, partials, p, seen);
       if (const auto& pair = partial.histogram.smallest) {
-        for (const std::uint64_t row : {pair->first, pair->second}) {
-          const bool dropped = std::binary_search(cert.drops.begin(), cert.drops.end(), row);
-          if (row > cert.generated_count || dropped)
-            fail_malformed(partial.file, partial.small_gap_line,
-                           "small-gap names generated row " + std::to_string(row) +
-                               ", which the certificate " +
-                               (dropped ? std::string("drops") : "does not generate") +
-                               " (count=" + std::to_string(cert.generated_count) + ")");
-        }
         if (!merged.smallest || *pair < *merged.smallest) merged.smallest = pair;
       }
       for (std::size_t o = 0; o < merged.counts.size(); ++o)

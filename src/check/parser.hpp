@@ -59,6 +59,7 @@ class Parser {
   void parse_header();
   void parse_task(bool embedded);
   void parse_rule(bool embedded);
+  void parse_shifted_trace();
   void parse_steps();
   void parse_rows();
   void parse_pairs();

@@ -27,6 +27,9 @@ std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomple
             ", steps used by their chains: " + std::to_string(bound.steps.size()) + "\n";
     if (b.rule == BoundRule::Trace)
       text += "rule: trace, T >= " + exact_with_decimal(b.trace_value()) + "\n";
+    else if (b.rule == BoundRule::ShiftedTrace)
+      text += "rule: shifted trace, W = t J with t = " + to_string(b.shift) +
+              ", T_W >= " + exact_with_decimal(b.trace_value()) + ", r >= ceil(T_W) - 1\n";
     else
       text += "rule: dominance, largest row sum " + exact_with_decimal(b.max_row_sum) + "\n";
     text += "certified: any NK model solving this family has r >= " + b.bound.str() + "\n";
@@ -59,8 +62,9 @@ nlohmann::json family_bound_json(const FamilyBound& bound, std::size_t max_incom
     j["rule"] = to_string(bound.bound.rule);
     j["rows"] = bound.rows.size();
     j["steps_used"] = bound.steps.size();
-    if (bound.bound.rule == BoundRule::Trace)
+    if (bound.bound.rule != BoundRule::Dominance)
       j["trace_value"] = to_string(bound.bound.trace_value());
+    if (bound.bound.rule == BoundRule::ShiftedTrace) j["shift"] = to_string(bound.bound.shift);
   }
   return j;
 }

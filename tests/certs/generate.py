@@ -10,7 +10,9 @@ checker (which is never run by this script):
   * the dominance row sums sum_{j != i} 1/rho_ij with Fraction;
   * family digests with hashlib.sha256;
   * the rule trace-uniform cases by tests/check/generated_reference.py (SplitMix64 words,
-    every pair's overlap, Sigma and T with Fraction).
+    every pair's overlap, Sigma and T with Fraction);
+  * the rule shifted-trace cases by tests/check/shifted_reference.py (the witness family's
+    chains, e_ij, C_j and T_W with Fraction).
 Each invalid/malformed case gets a <case>.expect file: what it tests, which file and line
 the error must name, and a fragment of the expected message. Families sit next to their
 certificate as <case>.family. Run from anywhere: python3 tests/certs/generate.py
@@ -28,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "check"))
 import generated_reference  # noqa: E402
 import product_reference  # noqa: E402
+import shifted_reference  # noqa: E402
 
 
 # ---------------------------------------------------------------- mathematics
@@ -1005,6 +1008,7 @@ def main():
     generated_reference.write_corpus(write, expect, line_of)  # rule trace-uniform
     product_reference.write_corpus(write, expect, line_of, hamming8_weight4(),
                                    golay_dodecads())  # rule trace-product
+    shifted_reference.write_corpus(write, expect, line_of)  # rule shifted-trace
 
 
 # ---------------------------------------------------------------- format 2

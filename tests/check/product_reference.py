@@ -207,7 +207,7 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
          "rule trace", "rule trace-product needs certificate format 3"),
         ("product_format3_other_rule", small.replace("rule trace-product precision=64",
                                                      "rule trace precision=64"),
-         "rule trace", "format 3 (header on line 1) has rule trace-product only"),
+         "rule trace", "format 3 (header on line 1) has rules trace-product and shifted-trace only"),
         ("product_width_mismatch", small.replace("m=9", "m=10"), "blocks",
          "the blocks cover 9 coordinates"),
         ("product_gcd", small.replace("length=5 weight=2", "length=6 weight=2")

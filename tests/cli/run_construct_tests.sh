@@ -53,7 +53,7 @@ count=$((count + 1))
 claim=$(sed -n 's/^claim r >= //p' "$src/instances/witness-m24.cert")
 nk_r=$(sed -n 's/^kernelrank-model 1 .* r=\([0-9]*\) .*/\1/p' "$src/instances/models/witness-m24-nk-r20.features")
 pf_r=$(sed -n 's/^kernelrank-model 1 .* r=\([0-9]*\) .*/\1/p' "$src/instances/models/witness-m24-relu-r24.model")
-contains "NK sandwich" "$(cat "$src/docs/min-rank.md")" "| NK | r >= $claim: trace rule"
+contains "NK sandwich" "$(cat "$src/docs/min-rank.md")" "| NK | r >= $claim: shifted trace rule"
 contains "NK upper" "$(cat "$src/docs/min-rank.md")" "| r <= $nk_r: \`instances/models/witness-m24-nk-r$nk_r.features\`"
 contains "PF sandwich" "$(cat "$src/docs/min-rank.md")" "| PF | r >= $claim (PF is inside NK)"
 contains "PF upper" "$(cat "$src/docs/min-rank.md")" "| r <= $pf_r: \`instances/models/witness-m24-relu-r$pf_r.model\`"

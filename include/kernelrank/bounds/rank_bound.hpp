@@ -33,7 +33,9 @@ struct BoundRow {
 // Rows with q_i = complement(c_i): <q_i,c_i> = 0 and G_ij = |c_j \ c_i|.
 std::vector<BoundRow> complement_rows(const std::vector<Token>& code);
 
-enum class BoundRule { Trace, Dominance };
+// ShiftedTrace: the trace rule after subtracting t J (docs/bounds.md, "A sharper rank
+// inequality"); for explicit families only, where its entries are known to be >= 0.
+enum class BoundRule { Trace, Dominance, ShiftedTrace };
 std::string to_string(BoundRule rule);
 
 struct RankBoundResult {
@@ -44,6 +46,7 @@ struct RankBoundResult {
   std::string reason;                          // why not applicable
   int precision = 64;                          // trace only
   Integer trace_sum;                           // trace: S with T = S / 2^precision
+  Rational shift;                              // shifted trace: t of W = t J (S: of T_W)
   Rational max_row_sum;                        // dominance: the largest sum_{j != i} 1/rho_ij
   Integer bound;                               // r >= bound (0 when not applicable)
   std::map<int, std::uint64_t> gap_histogram;  // over ordered pairs i != j
