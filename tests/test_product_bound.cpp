@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "check/checksum_code.hpp"
+#include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/bounds/product_bound.hpp"
 
@@ -100,7 +101,7 @@ TEST_CASE("product source: the explicit codes have their sizes, constant weight,
 }
 
 TEST_CASE("product source: producer and checker agree, and the issue's figures hold") {
-  for (const int m : {9, 24, 48, 100, 161, 168, 200}) {
+  for (const int m : {9, 24, 48, 100, 161, 168, 200, 10000, 100000}) {
     CAPTURE(m);
     CertificateTask task;
     task.m = m;
@@ -111,6 +112,10 @@ TEST_CASE("product source: producer and checker agree, and the issue's figures h
     CHECK(verdict.bound == best.bound.str());
     if (m == 161) CHECK(best.bound >= Integer(1000000000));  // GS(161,80): 1,001,439,784
     if (m == 168) CHECK(best.bound >= Integer(1000000000));  // Golay dodecads^7: 2.3e9
+    const std::string digits = best.bound.str();
+    const std::string figure = digits.substr(0, 4) + "e" + std::to_string(digits.size() - 1);
+    if (m == 10000) CHECK(figure == "2590e560");    // GS(1429,714)^4 x GS(1428,715)^3
+    if (m == 100000) CHECK(figure == "2045e5604");  // GS(1493,746)^36 x GS(1492,747)^31
     if (m == 24) {  // dodecads squared (L4'): T_4 = 264.99 and C(23, 2) = 253 <= 264 < C(24, 2)
       CHECK(best.bound == 23);
       CHECK(best.power == 2);
@@ -151,4 +156,52 @@ TEST_CASE("product source: every certified value stays below the ceiling U_n(m)"
   // and m = 161 is the first width where the ceiling passes 10^9 (U(160) = 9.3e8)
   CHECK(below_ceiling(Rational(1000000000), 3, 161));
   CHECK_FALSE(below_ceiling(Rational(1000000000), 3, 160));
+}
+
+// evaluate_product weights the gaps past the geometric tail of R_n(g) by residue classes; here
+// the product polynomial is expanded and every gap weighted one by one.
+TEST_CASE("product source: T without expansion equals T of the expanded product") {
+  const auto checksum = [](int length, int copies) {
+    ProductBlock block;
+    block.checksum = true;
+    block.length = length;
+    block.weight = length / 2 - (std::gcd(length / 2, length) == 1 ? 0 : 1);
+    block.copies = static_cast<std::uint64_t>(copies);
+    block.name = "GS(" + std::to_string(length) + "," + std::to_string(block.weight) + ",0)";
+    return block;
+  };
+  ProductBlock hamming;
+  hamming.name = "Hamming";
+  hamming.words = hamming8_weight4_words();
+  hamming.length = 8;
+  hamming.weight = 4;
+  hamming.copies = 5;
+  const std::vector<std::vector<ProductBlock>> products = {
+      {checksum(31, 3)}, {checksum(29, 2), hamming}, {checksum(40, 1), checksum(9, 7)}};
+  for (const auto& blocks : products)
+    for (const int n : {3, 4, 5, 7, 10, 1000})
+      for (int power = 1; power <= 3; ++power) {
+        CAPTURE(blocks.front().name);
+        CAPTURE(n);
+        CAPTURE(power);
+        std::vector<Integer> total{Integer(1)};
+        for (const ProductBlock& block : blocks) {
+          const std::vector<Integer> counts = block.checksum
+                                                  ? checksum_pair_counts(block.length, block.weight)
+                                                  : explicit_pair_counts(block.words);
+          for (std::uint64_t copy = 0; copy < block.copies; ++copy) {
+            std::vector<Integer> next(total.size() + counts.size() - 1, Integer(0));
+            for (std::size_t i = 0; i < total.size(); ++i)
+              for (std::size_t j = 0; j < counts.size(); ++j) next[i + j] += total[i] * counts[j];
+            total = std::move(next);
+          }
+        }
+        const AmplificationTable table(n, static_cast<int>(total.size()) - 1);
+        Rational sigma = 0;
+        for (std::size_t g = 2; g < total.size(); ++g)
+          sigma +=
+              Rational(total[g]) / Rational(pow(table.at(static_cast<int>(g))->factor, 2U * power));
+        const Rational rows(total[0]);
+        CHECK(evaluate_product(blocks, n, 32, power).value == rows * rows / (rows + sigma));
+      }
 }

@@ -10,24 +10,30 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 namespace kernelrank {
 namespace {
 
 using Polynomial = std::vector<Integer>;
 
-Polynomial times(const Polynomial& a, const Polynomial& b) {
-  Polynomial out(a.size() + b.size() - 1, Integer(0));
-  for (std::size_t i = 0; i < a.size(); ++i)
+// a * b below degree `size`.
+Polynomial times(const Polynomial& a, const Polynomial& b, std::size_t size) {
+  Polynomial out(std::min(size, a.size() + b.size() - 1), Integer(0));
+  for (std::size_t i = 0; i < a.size() && i < out.size(); ++i)
     if (a[i] != 0)
-      for (std::size_t j = 0; j < b.size(); ++j)
+      for (std::size_t j = 0; j < b.size() && i + j < out.size(); ++j)
         if (b[j] != 0) out[i + j] += a[i] * b[j];
   return out;
 }
 
-Polynomial raised(const Polynomial& base, std::uint64_t exponent) {
+// base^exponent below degree `size`, by squaring.
+Polynomial raised(Polynomial base, std::uint64_t exponent, std::size_t size) {
   Polynomial out{Integer(1)};
-  for (std::uint64_t t = 0; t < exponent; ++t) out = times(out, base);
+  for (; exponent > 0; exponent /= 2) {
+    if (exponent % 2 == 1) out = times(out, base, size);
+    if (exponent > 1) base = times(base, base, size);
+  }
   return out;
 }
 
@@ -159,32 +165,139 @@ Integer hadamard_bound(const Integer& floor_t, int power) {
 
 }  // namespace
 
-ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision, int power) {
-  Polynomial total{Integer(1)};
-  for (const ProductBlock& block : blocks) {
-    const Polynomial& counts = block_counts(block);
-    if (counts.size() > 1 && counts[1] != 0) throw InternalError(block.name + " has gap-1 pairs");
-    total = times(total, raised(counts, block.copies));
+namespace {
+
+// From `start` on, w(g) = R_n(g)^(2 power) is geometric: w(g + period) = ratio * w(g).
+struct GeometricWeights {
+  int start = 0;
+  int period = 1;
+  Integer ratio;
+};
+
+// A part g >= 7 of a chain never beats the parts 3 and g - 3 ((n-2)^2 2 (g-4) >= (n-2)(g-1)),
+// so R(G) for G >= 6 is a maximum over R(G-6..G-2): six consecutive values equal to q times
+// the six `period` earlier make every later value q times its predecessor by `period`.
+std::optional<GeometricWeights> geometric_weights(const AmplificationTable& table, int power) {
+  for (int last = 7; last <= table.max_gap(); ++last)
+    for (int period = 1; period <= 6; ++period) {
+      const int start = last - period - 5;
+      if (start < 2) continue;
+      const Integer& early = table.at(start)->factor;
+      const Integer& late = table.at(start + period)->factor;
+      if (late % early != 0) continue;
+      const Integer q = late / early;
+      int i = 1;
+      while (i <= 5 && table.at(start + period + i)->factor == q * table.at(start + i)->factor) ++i;
+      if (i > 5) return GeometricWeights{start, period, Integer(pow(q, 2U * power))};
+    }
+  return std::nullopt;
+}
+
+// Residues modulo y^period - ratio.
+struct Cyclic {
+  std::size_t period;
+  Integer ratio;
+
+  Polynomial times(const Polynomial& a, const Polynomial& b) const {
+    Polynomial out(period, Integer(0)), wrap(period, Integer(0));
+    for (std::size_t i = 0; i < period; ++i)
+      for (std::size_t j = 0; j < period; ++j) {
+        const std::size_t k = i + j;
+        if (k < period)
+          out[k] += a[i] * b[j];
+        else
+          wrap[k - period] += a[i] * b[j];
+      }
+    for (std::size_t k = 0; k < period; ++k) out[k] += wrap[k] * ratio;
+    return out;
   }
-  const AmplificationTable table(n, static_cast<int>(total.size()) - 1);
-  const auto weight = [&](std::size_t g) {  // R_n(g)^(2 power)
-    const Integer& r = table.at(static_cast<int>(g))->factor;
-    return Integer(pow(r, static_cast<unsigned>(2 * power)));
-  };
-  Integer common = 1;
-  for (std::size_t g = 2; g < total.size(); ++g)
-    if (total[g] != 0) common = lcm(common, weight(g));
-  Integer numerator_sum = 0;
-  for (std::size_t g = 2; g < total.size(); ++g)
-    if (total[g] != 0) numerator_sum += total[g] * (common / weight(g));
+  Polynomial raised(Polynomial base, std::uint64_t exponent) const {
+    Polynomial out(period, Integer(0));
+    out[0] = 1;
+    for (; exponent > 0; exponent /= 2) {
+      if (exponent % 2 == 1) out = times(out, base);
+      if (exponent > 1) base = times(base, base);
+    }
+    return out;
+  }
+  // sum_g counts[g] y^(degree - g), degree = counts.size() - 1.
+  Polynomial reflected(const Polynomial& counts) const {
+    Polynomial out(period, Integer(0));
+    const std::size_t degree = counts.size() - 1;
+    Integer scale = 1;                           // ratio^((degree - g) div period)
+    for (std::size_t j = 0; j <= degree; ++j) {  // j = degree - g
+      if (j > 0 && j % period == 0) scale *= ratio;
+      out[j % period] += counts[degree - j] * scale;
+    }
+    return out;
+  }
+};
+
+// A table large enough to find the geometric tail of every n (parts of 2..6 settle fast).
+constexpr int kTailSearch = 128;
+
+}  // namespace
+
+ProductBound evaluate_product(std::vector<ProductBlock> blocks, int n, int precision, int power) {
   ProductBound bound;
+  bound.rows = 1;
+  std::size_t degree = 0;  // of the product polynomial (at most)
+  std::vector<const Polynomial*> counts;
+  for (const ProductBlock& block : blocks) {
+    counts.push_back(&block_counts(block));
+    const Polynomial& c = *counts.back();
+    if (c.size() > 1 && c[1] != 0) throw InternalError(block.name + " has gap-1 pairs");
+    bound.rows *= Integer(pow(c[0], static_cast<unsigned>(block.copies)));
+    degree += (c.size() - 1) * block.copies;
+  }
+  // Sigma = sum_g count_g / w(g): the gaps below the geometric tail one by one, from the
+  // product truncated there; the tail by residue classes mod the period, from the product of
+  // the reflected polynomials modulo y^period - ratio (docs/bounds.md, "Large widths").
+  std::optional<AmplificationTable> table(
+      std::in_place, n, static_cast<int>(std::min<std::size_t>(degree, kTailSearch)));
+  const std::optional<GeometricWeights> tail = geometric_weights(*table, power);
+  if (!tail && degree > kTailSearch) table.emplace(n, static_cast<int>(degree));
+  const std::size_t cut = tail ? static_cast<std::size_t>(tail->start) : degree + 1;
+  const auto weight = [&](std::size_t g) {  // R_n(g)^(2 power)
+    return Integer(pow(table->at(static_cast<int>(g))->factor, static_cast<unsigned>(2 * power)));
+  };
+  Polynomial head{Integer(1)};
+  for (std::size_t b = 0; b < blocks.size(); ++b)
+    head = times(head, raised(*counts[b], blocks[b].copies, cut), cut);
+  const std::size_t last = tail ? cut + static_cast<std::size_t>(tail->period) : head.size();
+  Integer common = 1;
+  for (std::size_t g = 2; g < last; ++g) common = lcm(common, weight(g));
+  Integer denominator = common;
+  Integer numerator_sum = 0;
+  if (tail) {
+    const Cyclic ring{static_cast<std::size_t>(tail->period), tail->ratio};
+    Polynomial folded(ring.period, Integer(0));
+    folded[0] = 1;
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      folded = ring.times(folded, ring.raised(ring.reflected(*counts[b]), blocks[b].copies));
+    for (std::size_t g = 0; g < head.size(); ++g)  // leave the gaps below the tail out
+      folded[(degree - g) % ring.period] -=
+          head[g] * Integer(pow(ring.ratio, static_cast<unsigned>((degree - g) / ring.period)));
+    // The gaps cut + r + period * a sit in folded[(span - r) % period], weighted by
+    // ratio^((span - r) div period - a); their weight is w(cut + r) ratio^a.
+    const std::size_t span = degree - cut;
+    const auto top = static_cast<unsigned>(span / ring.period);
+    denominator = common * Integer(pow(ring.ratio, top));
+    for (std::size_t r = 0; r < ring.period && r <= span; ++r)
+      numerator_sum +=
+          folded[(span - r) % ring.period] * (common / weight(cut + r)) *
+          Integer(pow(ring.ratio, top - static_cast<unsigned>((span - r) / ring.period)));
+  }
+  for (std::size_t g = 2; g < head.size(); ++g)
+    if (head[g] != 0) numerator_sum += head[g] * (denominator / weight(g));
   bound.blocks = std::move(blocks);
-  bound.rows = total[0];
   bound.power = power;
-  bound.value =
-      Rational(bound.rows * bound.rows * common) / Rational(bound.rows * common + numerator_sum);
+  // T = N^2 / (N + Sigma), over one denominator; one gcd when it becomes a Rational.
+  const Integer t_numerator = bound.rows * bound.rows * denominator;
+  const Integer t_denominator = bound.rows * denominator + numerator_sum;
+  bound.value = Rational(t_numerator, t_denominator);
   bound.precision = precision;
-  bound.sum = (Integer(1) << precision) * numerator(bound.value) / denominator(bound.value);
+  bound.sum = (Integer(1) << precision) * t_numerator / t_denominator;
   bound.bound =
       bound.rows >= 2 ? hadamard_bound(Integer(bound.sum >> precision), power) : Integer(1);
   return bound;

@@ -16,7 +16,7 @@
 // coefficient is the number of rows N (the pairs x = y) and its z^1 coefficient is 0.
 // L4 with uniform weights then gives r > T = N^2 / (N + sum_{g >= 2} count_g R_n(g)^-2),
 // exactly as rule trace-uniform, and the claim may be floor(T) + 1 (N >= 2), 1 (N = 1).
-// `sum` states floor(2^P T). The checker multiplies the polynomials exactly (GMP) and
+// `sum` states floor(2^P T). The checker computes N and Sigma exactly (GMP; see product_sums) and
 // trusts no number of the certificate but the block definitions.
 //
 // With `power=k` (theory.md L4', Hadamard powers): if the bounding matrix M has rank r, its
@@ -27,6 +27,7 @@
 // r with C(r + k - 1, k) > floor(T_2k). k = 1 is the plain rule.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <vector>
 
@@ -39,14 +40,28 @@ namespace krcheck {
 // (not verified) when the words differ in weight or two of them have gap < 2.
 std::vector<BigInt> explicit_pair_counts(const Certificate& cert, const ProductBlock& block);
 
-// The pair polynomial of every row pair of the product: counts[g] over all ordered pairs.
-std::vector<BigInt> product_pair_counts(const Certificate& cert);
+// A block's pair polynomial (counts[g], g = 0..W) and how often the block repeats.
+struct BlockCounts {
+  std::vector<BigInt> counts;
+  std::uint64_t copies = 1;
+};
+
+// What the rule needs of prod_b P_b(z)^(C_b), without expanding it (at m = 100,000 its
+// coefficients would fill gigabytes): the z^0 coefficient N, the sum of the others, the
+// least gap that occurs (0 if none), and
+// Sigma = sum_{g >= 2} count_g / R_n(g)^(2 power) = sigma_numerator / sigma_denominator
+// (not in lowest terms).
+struct ProductSums {
+  BigInt rows;
+  BigInt pairs;
+  int smallest = 0;
+  BigInt sigma_numerator;
+  BigInt sigma_denominator;
+};
+ProductSums product_sums(const std::vector<BlockCounts>& blocks, int n, int power = 1);
 
 // The whole rule: the counts, T, the sum and the claim. Returns the bound.
 BigInt check_trace_product(const Certificate& cert, std::ostream& out);
-
-// sum_{g >= 2} counts[g] / R_n(g)^(2 power), exactly.
-Rational product_sigma(const std::vector<BigInt>& counts, int n, int power = 1);
 
 // The smallest r >= 1 with C(r + power - 1, power) > floor_t.
 BigInt hadamard_rank(const BigInt& floor_t, int power);

@@ -226,3 +226,48 @@ TEST_CASE("trace-product: the comment lines state rows, pairs, smallest gap, pow
     CHECK(two.status() == krcheck::Status::not_verified);
   }
 }
+
+// product_sums works from the truncated product and residues mod y^p - c; here the whole
+// product is expanded and every gap weighted one by one.
+TEST_CASE("trace-product: the sums without expansion equal the full product's, n = 3..1000") {
+  using krcheck::BlockCounts;
+  const std::vector<BigInt> hamming = brute_force_counts(hamming_weight4(), 4);
+  const std::vector<std::vector<BlockCounts>> products = {
+      {{krcheck::checksum_pair_counts(31, 15), 3}},
+      {{krcheck::checksum_pair_counts(29, 14), 2}, {hamming, 5}, {{BigInt(1)}, 1}},
+      {{krcheck::checksum_pair_counts(40, 21), 1}, {krcheck::checksum_pair_counts(9, 4), 7}},
+      {{hamming, 1}},  // degree 4: below any geometric tail
+  };
+  for (std::size_t index = 0; index < products.size(); ++index)
+    for (const int n : {3, 4, 5, 6, 7, 10, 1000})
+      for (int power = 1; power <= 3; ++power) {
+        CAPTURE(index);
+        CAPTURE(n);
+        CAPTURE(power);
+        std::vector<BigInt> total{BigInt(1)};
+        for (const BlockCounts& block : products[index])
+          for (std::uint64_t copy = 0; copy < block.copies; ++copy) {
+            std::vector<BigInt> next(total.size() + block.counts.size() - 1, BigInt(0));
+            for (std::size_t i = 0; i < total.size(); ++i)
+              for (std::size_t j = 0; j < block.counts.size(); ++j)
+                next[i + j] += total[i] * block.counts[j];
+            total = std::move(next);
+          }
+        krcheck::AmplificationTable table(n);
+        Rational sigma = 0;
+        BigInt pairs = 0;
+        int smallest = 0;
+        for (std::size_t g = 2; g < total.size(); ++g) {
+          if (total[g] == 0) continue;
+          pairs += total[g];
+          if (smallest == 0) smallest = static_cast<int>(g);
+          sigma += Rational(total[g], pow(table.factor_squared(static_cast<int>(g)),
+                                          static_cast<unsigned>(power)));
+        }
+        const krcheck::ProductSums sums = krcheck::product_sums(products[index], n, power);
+        CHECK(sums.rows == total[0]);
+        CHECK(sums.pairs == pairs);
+        CHECK(sums.smallest == smallest);
+        CHECK(Rational(sums.sigma_numerator, sums.sigma_denominator) == sigma);
+      }
+}
