@@ -93,6 +93,7 @@ TARGETS = [
     ("checker", "src/check/product_rule.cpp", None, [
         (r"^std::string block_name\(", r"^}"),
     ]),
+    ("checker", "src/check/shifted_rule.cpp", None),
     ("core", "src/bounds/amplification.cpp", [
         (r"^Rational gap_domination_factor\(", r"^}"),
         (r"^AmplificationTable::AmplificationTable\(", r"^}"),

@@ -163,6 +163,13 @@ def write_corpus(write, expect, line_of):
             ("shifted_shift_signed", "-1/10", "shift=-1/10: expected a fraction p/q")]:
         malformed(name, good.replace("shift=1/10", "shift=" + shift), "shift=" + shift, "rule ",
                   message)
+    wide = good.replace("task family m=24 ", "task family m=4097 ", 1)
+    malformed("shifted_width_4097", wide, "m=4097 under the shifted rule (tokens are listed)",
+              "rule ", "rule shifted-trace lists tokens, so m must be at most 4096")
+    # m = 4096 passes the width check of the rule line; the first step's tokens then fail.
+    edge = good.replace("task family m=24 ", "task family m=4096 ", 1)
+    malformed("shifted_width_4096", edge, "m=4096 is allowed: the first step's width fails",
+              "step 1 ", "token '%s' has width 24, expected m=4096" % steps[0][1])
     malformed("shifted_missing_shift", good.replace(" shift=1/10", ""), "no shift= field",
               "rule ", "rule shifted-trace precision=<P> shift=<p/q>")
     malformed("shifted_fraction_sum", good.replace("sum %d" % S, "sum 1/2"),

@@ -12,7 +12,7 @@ py() { /usr/bin/python3 "$@"; }
 
 family="$src/instances/witness-m24.family"
 
-# --- a grid on the shipped witness family (certified r >= 14) -----------------------
+# --- a grid on the shipped witness family (certified r >= 18) -----------------------
 run 0 "train a small grid" -- "$kr" --quiet train --family "$family" --feature relu,square \
   --r 2,4 --seed 1,2 --epochs 30 --out "$work/grid" --threads 2
 for name in relu-r2-s1 relu-r2-s2 relu-r4-s1 square-r4-s2; do
