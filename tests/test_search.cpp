@@ -8,6 +8,7 @@
 #include "kernelrank/search/min_rank.hpp"
 #include "kernelrank/search/rank_search.hpp"
 #include "search/child_process.hpp"
+#include "search/cvc5/cvc5_process.hpp"
 
 #include "oracle/naive_model.hpp"
 #include "source_dir.hpp"
@@ -383,4 +384,32 @@ TEST_CASE("search: the shipped min-rank models solve their tasks exactly") {
     ++checked;
   }
   CHECK(checked >= 10);
+}
+
+TEST_CASE("search: cvc5's answers and model values are read exactly, or not at all") {
+  using kernelrank::detail::parse_cvc5_output;
+  const auto sat =
+      parse_cvc5_output("sat\n((|v_(0,1)_1| (/ 1 3)) (v_2 (- 2.5)) (w 0.0) (x (- (/ 7 2))))\n", 4);
+  CHECK(sat.answer == "sat");
+  REQUIRE(sat.values.size() == 4);
+  CHECK(sat.values[0] == kernelrank::parse_rational("1/3"));
+  CHECK(sat.values[1] == kernelrank::parse_rational("-5/2"));
+  CHECK(sat.values[2] == 0);
+  CHECK(sat.values[3] == kernelrank::parse_rational("-7/2"));
+  CHECK(parse_cvc5_output("unsat\n(error \"Cannot get value\")\n", 2).answer == "unsat");
+  CHECK(parse_cvc5_output("unknown\n", 1).answer == "unknown");
+  CHECK(parse_cvc5_output("", 1).answer == "unknown");
+  // An irrational algebraic value is never approximated: the answer becomes unknown.
+  const auto algebraic =
+      parse_cvc5_output("sat\n((y (_ real_algebraic_number <1*x^2 + -2, (1, 2)>)))\n", 1);
+  CHECK(algebraic.answer == "unknown");
+  CHECK(algebraic.values.empty());
+  CHECK(parse_cvc5_output("sat\n((a 1))\n", 2).answer == "unknown");
+  CHECK(parse_cvc5_output("sat\n((a 1)\n", 1).answer == "unknown");
+}
+
+TEST_CASE("search: --solver values are parsed, and a bogus one is a usage error naming it") {
+  CHECK(kernelrank::parse_smt_solver("both") == kernelrank::SmtSolver::Both);
+  CHECK_THROWS_WITH_AS(kernelrank::parse_smt_solver("bogus"), doctest::Contains("--solver"),
+                       kernelrank::UsageError);
 }

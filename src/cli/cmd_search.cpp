@@ -37,6 +37,7 @@ struct SearchArgs {
   std::string features;
   std::string cert;
   std::string save_smt2;
+  std::string solver = "z3";
   std::uint64_t seed = 1;
   int restarts = 4;
   int iterations = 20000;
@@ -122,6 +123,7 @@ SearchOptions search_options(const SearchArgs& args, const RankTask& task, Searc
                           args.seed, args.restarts, args.iterations);
   options.heuristic = !args.no_heuristic;
   options.z3 = !args.no_z3;
+  options.solver = parse_smt_solver(args.solver);
   options.lemmas = !args.no_lemmas;
   options.symmetry = !args.no_symmetry;
   options.isolate = !args.no_isolate;
@@ -149,11 +151,14 @@ void report_solvers(const SearchResult& result, nlohmann::json& json, std::strin
   for (const Z3Attempt& a : result.z3) {
     attempts.push_back(detail::attempt_to_json(a));
     char line[512];
+    const std::string who = a.solver.empty() ? "Z3" : a.answered_by;
     std::snprintf(line, sizeof line,
-                  "  Z3 %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
-                  a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ",
+                  "  %s %s: %s%s%s after %d round(s), |W| = %zu instances over %zu rows, %.2f s\n",
+                  who.c_str(), a.encoding.c_str(), a.answer.c_str(), a.reason.empty() ? "" : " - ",
                   a.reason.c_str(), a.iterations, a.working_instances, a.working_rows, a.seconds);
     human += line;
+    if (!a.corroboration.empty())
+      human += "    other solver on the same query: " + a.corroboration + "\n";
     for (const std::string& f : a.smt2_files) human += "    query saved to " + f + "\n";
   }
   json["z3"] = attempts;
@@ -258,8 +263,14 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   }
   report_solvers(result, json, human);
   report_model(args, task, search_class, result, json, human);
-  char line[128];
-  std::snprintf(line, sizeof line, "Z3 %s; %.2f s\n", result.z3_version.c_str(), result.seconds);
+  if (options.solver != SmtSolver::Z3) {
+    json["solver"] = to_string(options.solver);
+    json["cvc5_version"] = result.cvc5_version;
+  }
+  char line[192];
+  std::snprintf(line, sizeof line, "Z3 %s%s%s; %.2f s\n", result.z3_version.c_str(),
+                result.cvc5_version.empty() ? "" : "; ", result.cvc5_version.c_str(),
+                result.seconds);
   human += line;
   emit(global, json, human);
   switch (result.verdict) {
@@ -303,6 +314,10 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_option("--cert", args->cert, "Write the rank-bound certificate when one refutes r");
   cmd->add_option("--save-smt2", args->save_smt2,
                   "Save the deciding Z3 queries (SMT2) in this directory");
+  cmd->add_option("--solver", args->solver,
+                  "SMT backend: z3, cvc5 (the cvc5 executable) or both (first answer wins, the "
+                  "other corroborates an unsat)")
+      ->capture_default_str();
   cmd->add_option("--seed", args->seed, "First seed of the floating-point proposal search")
       ->capture_default_str();
   cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search")

@@ -9,6 +9,7 @@
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/search/elapsed.hpp"
 #include "search/child_process.hpp"
+#include "search/cvc5/cvc5_process.hpp"
 #include "search/solver_side.hpp"
 
 #include <nlohmann/json.hpp>
@@ -27,6 +28,25 @@ std::string to_string(EncodingKind encoding) {
 
 std::string short_name(EncodingKind encoding) {
   return encoding == EncodingKind::FeatureReadout ? "E1" : "E2";
+}
+
+std::string to_string(SmtSolver solver) {
+  switch (solver) {
+    case SmtSolver::Z3:
+      return "z3";
+    case SmtSolver::Cvc5:
+      return "cvc5";
+    case SmtSolver::Both:
+      return "both";
+  }
+  return "?";
+}
+
+SmtSolver parse_smt_solver(const std::string& text) {
+  if (text == "z3") return SmtSolver::Z3;
+  if (text == "cvc5") return SmtSolver::Cvc5;
+  if (text == "both") return SmtSolver::Both;
+  throw UsageError("--solver must be z3, cvc5 or both, not '" + text + "'");
 }
 
 std::string to_string(SearchVerdict verdict) {
@@ -210,6 +230,11 @@ void read_solver_answer(const RankTask& task, const SearchOptions& options, cons
   result.model_source = answer["model_source"].get<std::string>();
 }
 
+// "Z3", "cvc5", or for --solver both the solver that answered first.
+std::string solver_name(const Z3Attempt& attempt) {
+  return attempt.solver.empty() ? "Z3" : attempt.answered_by;
+}
+
 // The verdict and its honest label.
 void set_verdict(const RankTask& task, const ExactRefutations& exact, bool run_z3,
                  bool resource_limited, SearchResult& result) {
@@ -218,7 +243,9 @@ void set_verdict(const RankTask& task, const ExactRefutations& exact, bool run_z
   for (const Z3Attempt& a : result.z3) (a.encoding == "E1" ? e1 : e2) = &a;
   std::string z3_note;
   if (e1) {
-    z3_note = "Z3 E1: " + e1->answer + (e1->reason.empty() ? "" : " (" + e1->reason + ")");
+    z3_note = solver_name(*e1) + " E1: " + e1->answer +
+              (e1->reason.empty() ? "" : " (" + e1->reason + ")");
+    if (!e1->corroboration.empty()) z3_note += "; on the same query " + e1->corroboration;
     if (e2)
       z3_note +=
           "; E2 on the same " + std::to_string(e2->working_instances) + " instances: " + e2->answer;
@@ -242,15 +269,28 @@ void set_verdict(const RankTask& task, const ExactRefutations& exact, bool run_z
   } else if (e1 && e1->answer == "unsat") {
     result.verdict = SearchVerdict::Refuted;
     const bool corroborated = e2 && e2->answer == "unsat";
-    result.label = corroborated ? "refuted (corroborated: E1 and E2 unsat)" : "refuted (Z3 only)";
+    // Both solvers unsat on the very same E1 query (--solver both).
+    const bool agree = e1->corroboration.find(": unsat") != std::string::npos;
+    const std::string who = solver_name(*e1);
+    result.label = agree          ? "refuted (Z3 and cvc5 agree)"
+                   : corroborated ? "refuted (corroborated: E1 and E2 unsat" +
+                                        (e1->solver.empty() ? "" : ", " + who) + ")"
+                                  : "refuted (" + who + " only)";
     result.detail =
         "E1 is unsat on " + std::to_string(e1->working_instances) + " of the " +
         std::to_string(task.instances.size()) +
-        " row instances (a subset, so the whole task is unsat too); " +
-        (corroborated
-             ? "E2, a different formulation, is unsat on the same subset"
+        " row instances (a subset, so the whole task is unsat too)" +
+        (e1->solver.empty() ? "" : ", answered by " + e1->answered_by) + "; " +
+        (agree ? "the other solver is unsat on the same query (" + e1->corroboration + "); E2 " +
+                     (e2 ? e2->answer : std::string("not run"))
+         : corroborated
+             ? "E2, a different formulation, is unsat on the same subset" +
+                   (e1->corroboration.empty() ? "" : "; the other solver: " + e1->corroboration)
              : "no independent confirmation: E2 " + (e2 ? e2->answer : std::string("not run")) +
-                   ". Z3's nonlinear solver has known wrong-unsat bugs; treat this as unproven");
+                   (e1->corroboration.empty() ? "" : "; " + e1->corroboration) + ". " + who +
+                   (who == "Z3" ? "'s nonlinear solver has known wrong-unsat bugs"
+                                : "'s unsat is not checked by anything else") +
+                   "; treat this as unproven");
   } else {
     result.verdict = SearchVerdict::Unknown;
     result.label = "unknown";
@@ -284,6 +324,11 @@ SearchResult search_rank(const RankTask& task, const SearchOptions& options) {
         " distinct tokens; the rank search builds |T| x |T| tables and handles at most 4096");
   SearchResult result;
   result.z3_version = z3_version();
+  // A missing cvc5 is a clear error here, before any child process starts.
+  if (options.z3 && options.solver != SmtSolver::Z3) {
+    (void)detail::require_cvc5();
+    result.cvc5_version = detail::cvc5_version();
+  }
   if (options.r == 0) {
     // No features: alpha = 0, every denominator is 0, every output undefined.
     result.zero_kernel = true;

@@ -40,14 +40,20 @@ RationalMatrix matrix_from_json(const Json& rows) {
 }
 
 Json attempt_to_json(const Z3Attempt& a) {
-  return {{"encoding", a.encoding},
-          {"answer", a.answer},
-          {"reason", a.reason},
-          {"iterations", a.iterations},
-          {"working_instances", a.working_instances},
-          {"working_rows", a.working_rows},
-          {"seconds", a.seconds},
-          {"smt2_files", a.smt2_files}};
+  Json json = {{"encoding", a.encoding},
+               {"answer", a.answer},
+               {"reason", a.reason},
+               {"iterations", a.iterations},
+               {"working_instances", a.working_instances},
+               {"working_rows", a.working_rows},
+               {"seconds", a.seconds},
+               {"smt2_files", a.smt2_files}};
+  if (!a.solver.empty()) {
+    json["solver"] = a.solver;
+    json["answered_by"] = a.answered_by;
+    if (!a.corroboration.empty()) json["corroboration"] = a.corroboration;
+  }
+  return json;
 }
 
 Z3Attempt attempt_from_json(const Json& j) {
@@ -60,6 +66,11 @@ Z3Attempt attempt_from_json(const Json& j) {
   a.working_rows = j.at("working_rows").get<std::size_t>();
   a.seconds = j.at("seconds").get<double>();
   a.smt2_files = j.at("smt2_files").get<std::vector<std::string>>();
+  if (j.contains("solver")) {
+    a.solver = j.at("solver").get<std::string>();
+    a.answered_by = j.at("answered_by").get<std::string>();
+    if (j.contains("corroboration")) a.corroboration = j.at("corroboration").get<std::string>();
+  }
   return a;
 }
 
@@ -181,7 +192,16 @@ class SolverSide {
     req.timeout_ms =
         opt_.timeout_seconds > 0 ? static_cast<unsigned>(std::max(1.0, left * 1000)) : 0;
     req.want_smt2 = !opt_.save_smt2_dir.empty();
+    req.solver = opt_.solver;
     return req;
+  }
+
+  // Which backend answered, recorded only when it is not Z3 alone.
+  void note_solver(Z3Attempt& attempt, const detail::EncodingAnswer& answer) const {
+    if (opt_.solver == SmtSolver::Z3) return;
+    attempt.solver = to_string(opt_.solver);
+    attempt.answered_by = answer.answered_by;
+    attempt.corroboration = answer.corroboration;
   }
 
   std::size_t working_rows() const {
@@ -203,6 +223,7 @@ class SolverSide {
       if (remaining() <= 0) {
         primary.answer = "unknown";
         primary.reason = "wall-clock budget exhausted";
+        primary.corroboration.clear();  // it was about an earlier round's query
         break;
       }
       const detail::EncodingAnswer answer =
@@ -211,6 +232,7 @@ class SolverSide {
       log("E1 round " + std::to_string(iteration) + ": |W| = " + std::to_string(working_.size()) +
           " instances, " + std::to_string(answer.variables) + " variables: " + answer.answer +
           " (" + std::to_string(answer.seconds) + " s)");
+      note_solver(primary, answer);
       if (answer.answer != "sat") {
         primary.answer = answer.answer;
         primary.reason = answer.reason;
@@ -222,7 +244,7 @@ class SolverSide {
         if (c.complete) {
           accept_model(
               c.model,
-              std::string("Z3 ") + to_string(EncodingKind::FeatureReadout) + " on " +
+              answer.answered_by + " " + to_string(EncodingKind::FeatureReadout) + " on " +
                   std::to_string(working_.size()) + " of " +
                   std::to_string(task_.instances.size()) + " row instances, key features" +
                   (answer.algebraic ? " (rational approximations of algebraic numbers)" : "") +
@@ -288,6 +310,7 @@ class SolverSide {
     second.seconds = seconds_since(started);
     second.answer = answer.answer;
     second.reason = answer.reason;
+    note_solver(second, answer);
     save_smt2(second, answer.smt2, "E2");
     log("E2 on the same W: " + answer.answer);
     if (answer.answer == "sat") {

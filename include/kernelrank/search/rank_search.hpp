@@ -38,6 +38,13 @@ std::string short_name(EncodingKind encoding);  // "E1" / "E2"
 // The version string of the linked Z3 (recorded with every result).
 std::string z3_version();
 
+// The SMT backend of the nonlinear queries: Z3 (linked), cvc5 (an optional executable,
+// fed the same SMT2 text) or both side by side, the first answer winning and the other
+// kept running only to corroborate an unsat (docs/search.md, "Solvers").
+enum class SmtSolver { Z3, Cvc5, Both };
+std::string to_string(SmtSolver solver);              // "z3" / "cvc5" / "both"
+SmtSolver parse_smt_solver(const std::string& text);  // throws UsageError naming --solver
+
 struct SearchOptions {
   int r = 1;
   SearchClass search_class = SearchClass::NK;
@@ -49,7 +56,8 @@ struct SearchOptions {
   bool isolate = true;           // run heuristic and Z3 in a child process
   bool heuristic = true;
   HeuristicOptions heuristic_options;
-  bool z3 = true;
+  bool z3 = true;  // run the SMT search (with `solver`, not only Z3)
+  SmtSolver solver = SmtSolver::Z3;
   // Also run Z3 when an exact argument already refutes the cell (a
   // cross-check: a verified model there would expose a bug).
   bool cross_check = true;
@@ -82,6 +90,10 @@ struct Z3Attempt {
   std::size_t working_rows = 0;
   double seconds = 0;
   std::vector<std::string> smt2_files;
+  // Set unless the solver is Z3 alone (so Z3-only output keeps its old form):
+  std::string solver;         // "cvc5" / "both"
+  std::string answered_by;    // "Z3" / "cvc5": whose answer this is
+  std::string corroboration;  // the other solver's answer on the same query ("both")
 };
 
 struct CertifiedBound {
@@ -113,6 +125,7 @@ struct SearchResult {
   std::string solver_status;      // how the child process ended ("completed", timeout, death)
   bool resource_limited = false;  // unknown because a time / memory / rlimit limit was hit
   std::string z3_version;
+  std::string cvc5_version;  // set when cvc5 ran
   double seconds = 0;
 };
 

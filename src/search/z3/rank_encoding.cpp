@@ -32,6 +32,7 @@
 #include "search/z3/rank_encoding.hpp"
 
 #include "kernelrank/core/errors.hpp"
+#include "search/cvc5/cvc5_process.hpp"
 #include "search/z3/z3_rational.hpp"
 
 #include <z3++.h>
@@ -40,6 +41,9 @@
 #include <chrono>
 #include <climits>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace kernelrank {
 
@@ -241,40 +245,18 @@ Rational algebraic_midpoint(const z3::expr& value, unsigned digits) {
   return (low + high) / 2;
 }
 
-}  // namespace
+// Z3's SMT2 text without its (check-sat): cvc5's query adds its own and a get-value.
+std::string without_check_sat(const std::string& smt2) {
+  const std::size_t at = smt2.rfind("(check-sat)");
+  return at == std::string::npos ? smt2 : smt2.substr(0, at);
+}
 
-EncodingAnswer solve_encoding(const EncodingRequest& request) {
-  const auto start = std::chrono::steady_clock::now();
-  EncodingAnswer answer;
-  z3::context ctx;
-  z3::solver solver(ctx, "QF_NRA");
-  z3::params params(ctx);
-  if (request.timeout_ms > 0) params.set("timeout", request.timeout_ms);
-  if (request.rlimit > 0)
-    params.set("rlimit",
-               static_cast<unsigned>(std::min<unsigned long long>(request.rlimit, UINT_MAX)));
-  solver.set(params);
-  EncodingBuilder builder(request, ctx, solver);
-  builder.build();
-  answer.variables = builder.variables();
-  answer.constraints = builder.constraints();
-  if (request.want_smt2) answer.smt2 = solver.to_smt2();
-  const z3::check_result result = solver.check();
-  answer.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (result == z3::unsat) {
-    answer.answer = "unsat";
-    return answer;
-  }
-  if (result == z3::unknown) {
-    answer.answer = "unknown";
-    answer.reason = solver.reason_unknown();
-    return answer;
-  }
-  answer.answer = "sat";
-  const z3::model model = solver.get_model();
+// Key features from Z3's model: exact when Z3 gave rationals, otherwise midpoints of
+// Z3's algebraic brackets at increasing precision.
+void read_z3_model(const z3::model& model, const EncodingBuilder& builder,
+                   const EncodingRequest& request, EncodingAnswer& answer) {
   const std::size_t size = request.task->tokens.size();
   const auto r = static_cast<std::size_t>(request.r);
-  // Tokens without variables are unconstrained by W: give them all-ones features.
   std::vector<std::vector<z3::expr>> values;
   bool algebraic = false;
   for (const auto& [token, vars] : builder.key_vars()) {
@@ -292,6 +274,7 @@ EncodingAnswer solve_encoding(const EncodingRequest& request) {
   const std::vector<unsigned> precisions =
       algebraic ? std::vector<unsigned>{8, 16, 32, 64} : std::vector<unsigned>{0};
   for (unsigned digits : precisions) {
+    // Tokens without variables are unconstrained by W: give them all-ones features.
     RationalMatrix table(size, RationalVector(r, Rational(1)));
     std::size_t i = 0;
     for (const auto& [token, vars] : builder.key_vars()) {
@@ -310,6 +293,154 @@ EncodingAnswer solve_encoding(const EncodingRequest& request) {
     }
     answer.key_features.push_back(std::move(table));
   }
+}
+
+// Z3 declares only the variables its assertions use (e.g. not the later features of the
+// symmetry-breaking singletons); cvc5 is asked for those alone.
+bool declared(const std::string& smt2, const std::string& name) {
+  return smt2.find("(declare-fun " + name + " ()") != std::string::npos;
+}
+
+// The SMT2 names of the declared key-feature variables, in key_vars() order.
+std::vector<std::string> key_terms(const EncodingBuilder& builder, const std::string& smt2) {
+  std::vector<std::string> terms;
+  for (const auto& entry : builder.key_vars())
+    for (const z3::expr& v : entry.second)
+      if (declared(smt2, v.to_string())) terms.push_back(v.to_string());
+  return terms;
+}
+
+// cvc5's answer, its exact values laid out as key features (0 for an unused variable, as
+// in Z3's completed model).
+void read_cvc5_answer(const SmtAnswer& smt, const std::string& smt2, const EncodingBuilder& builder,
+                      const EncodingRequest& request, EncodingAnswer& answer) {
+  answer.answer = smt.answer;
+  answer.reason = smt.reason;
+  answer.answered_by = "cvc5";
+  if (smt.answer != "sat") return;
+  RationalMatrix table(request.task->tokens.size(),
+                       RationalVector(static_cast<std::size_t>(request.r), Rational(1)));
+  std::size_t i = 0;
+  for (const auto& [token, vars] : builder.key_vars())
+    for (std::size_t k = 0; k < vars.size(); ++k)
+      table[token][k] = declared(smt2, vars[k].to_string()) ? smt.values.at(i++) : Rational(0);
+  answer.key_features.push_back(std::move(table));
+}
+
+std::string describe(const std::string& solver, const std::string& answer,
+                     const std::string& reason) {
+  return solver + ": " + answer + (reason.empty() ? "" : " (" + reason + ")");
+}
+
+// Z3 in this thread, cvc5 in its process: the first answer wins; an unsat waits for the
+// other solver, whose answer becomes the corroboration.
+void race(const EncodingRequest& request, const std::string& smt2, const EncodingBuilder& builder,
+          z3::context& ctx, z3::solver& solver, EncodingAnswer& answer) {
+  Cvc5Process cvc5(smt2, key_terms(builder, smt2), request.timeout_ms);
+  std::mutex mutex;
+  bool z3_running = true, cvc5_won = false;
+  std::optional<SmtAnswer> early;  // cvc5's answer when it came while Z3 ran
+  std::thread watcher([&] {
+    for (;;) {
+      {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (!z3_running) return;
+        if (cvc5.finished()) {
+          early = cvc5.answer();
+          if (early->answer == "sat") {
+            cvc5_won = true;
+            ctx.interrupt();
+          }
+          return;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  const z3::check_result result = solver.check();
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    z3_running = false;
+  }
+  watcher.join();
+  if (cvc5_won) {
+    read_cvc5_answer(*early, smt2, builder, request, answer);
+    answer.corroboration = "Z3: stopped (cvc5 answered sat first)";
+    return;
+  }
+  if (result == z3::sat) {
+    cvc5.stop();
+    answer.answer = "sat";
+    read_z3_model(solver.get_model(), builder, request, answer);
+    answer.corroboration = early ? describe("cvc5", early->answer, early->reason)
+                                 : "cvc5: stopped (Z3 answered sat first)";
+    return;
+  }
+  const SmtAnswer other = early ? *early : cvc5.wait();
+  const std::string z3_answer = result == z3::unsat ? "unsat" : "unknown";
+  const std::string z3_reason = result == z3::unsat ? "" : solver.reason_unknown();
+  if (other.answer == "sat" || (other.answer == "unsat" && (early || result != z3::unsat))) {
+    // cvc5 answered first, or Z3 could not answer (a sat of cvc5 against Z3's unsat is
+    // taken: its model is completed and verified exactly, which settles who is wrong).
+    read_cvc5_answer(other, smt2, builder, request, answer);
+    answer.corroboration = describe("Z3", z3_answer, z3_reason);
+    return;
+  }
+  answer.answer = z3_answer;
+  answer.reason = result == z3::unsat
+                      ? ""
+                      : "Z3: " + z3_reason + "; " + describe("cvc5", other.answer, other.reason);
+  answer.corroboration = describe("cvc5", other.answer, other.reason);
+}
+
+}  // namespace
+
+EncodingAnswer solve_encoding(const EncodingRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  EncodingAnswer answer;
+  z3::context ctx;
+  z3::solver solver(ctx, "QF_NRA");
+  z3::params params(ctx);
+  if (request.timeout_ms > 0) params.set("timeout", request.timeout_ms);
+  if (request.rlimit > 0)
+    params.set("rlimit",
+               static_cast<unsigned>(std::min<unsigned long long>(request.rlimit, UINT_MAX)));
+  solver.set(params);
+  EncodingBuilder builder(request, ctx, solver);
+  builder.build();
+  answer.variables = builder.variables();
+  answer.constraints = builder.constraints();
+  const bool z3_only = request.solver == SmtSolver::Z3;
+  const std::string smt2 = request.want_smt2 || !z3_only ? solver.to_smt2() : std::string();
+  if (request.want_smt2) answer.smt2 = smt2;
+  const auto finish = [&] {
+    answer.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return answer;
+  };
+  if (request.solver == SmtSolver::Cvc5) {
+    const std::string query = without_check_sat(smt2);
+    Cvc5Process cvc5(query, key_terms(builder, query), request.timeout_ms);
+    read_cvc5_answer(cvc5.wait(), query, builder, request, answer);
+    return finish();
+  }
+  if (request.solver == SmtSolver::Both) {
+    race(request, without_check_sat(smt2), builder, ctx, solver, answer);
+    return finish();
+  }
+  const z3::check_result result = solver.check();
+  finish();
+  if (result == z3::unsat) {
+    answer.answer = "unsat";
+    return answer;
+  }
+  if (result == z3::unknown) {
+    answer.answer = "unknown";
+    answer.reason = solver.reason_unknown();
+    return answer;
+  }
+  answer.answer = "sat";
+  read_z3_model(solver.get_model(), builder, request, answer);
   return answer;
 }
 

@@ -1,5 +1,6 @@
 // Internal: the two nonlinear encodings of "a rank-r model of the class solves
-// the row instances in W" and the exact linear completion of one query row.
+// the row instances in W", decided by the chosen SMT backend. Z3 builds the encoding
+// in every case; cvc5 gets Z3's SMT2 text of it (search/cvc5/cvc5_process.hpp).
 #pragma once
 
 #include "kernelrank/search/rank_search.hpp"
@@ -25,6 +26,7 @@ struct EncodingRequest {
   unsigned long long rlimit = 0;
   unsigned timeout_ms = 0;
   bool want_smt2 = false;
+  SmtSolver solver = SmtSolver::Z3;
 };
 
 struct EncodingAnswer {
@@ -37,6 +39,10 @@ struct EncodingAnswer {
   std::string smt2;
   double seconds = 0;
   std::size_t variables = 0, constraints = 0;
+  std::string answered_by = "Z3";  // whose answer this is ("Z3" / "cvc5")
+  // SmtSolver::Both: the other solver's answer on the same query ("unsat", "unknown (why)",
+  // "stopped (... answered first)").
+  std::string corroboration;
 };
 
 EncodingAnswer solve_encoding(const EncodingRequest& request);

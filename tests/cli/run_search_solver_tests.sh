@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `search --solver z3|cvc5|both` (docs/search.md, "Solvers"): a bad value is a usage error
+# naming the option; a missing cvc5 executable is a clear error naming it and its Debian
+# package; with cvc5 installed, cvc5 cross-checks the refutation of T(4,3) at rank 1 (and
+# says so), Z3 and cvc5 agree on T(4,3)'s unsat E1 query, cvc5's model of T(1,3) is
+# re-verified exactly, and `both` reports which solver answered and what the other said on
+# the same query. The cvc5 checks are skipped (with a
+# message) when cvc5 is not on PATH.
+#
+# Usage: run_search_solver_tests.sh KERNELRANK
+set -u
+kr=$1
+. "$(dirname "$0")/test_lib.sh"
+
+run 2 "bogus solver" -- "$kr" search --m 3 --r 1 --solver bogus
+contains "bogus names the option" "$err" "--solver"
+contains "bogus names the value" "$err" "bogus"
+
+# No cvc5 on PATH (the binary is called by its full path, so PATH only hides cvc5).
+run 2 "cvc5 missing" -- env PATH="$work/empty" "$kr" search --m 4 --r 1 --solver cvc5
+contains "missing names the executable" "$err" "cvc5 executable"
+contains "missing names the package" "$err" "Debian package cvc5"
+
+if ! command -v cvc5 >/dev/null 2>&1; then
+  echo "SKIP: cvc5 is not on PATH (apt-get install cvc5): the cvc5 search checks did not run"
+  finish
+fi
+
+# T(4,3), r = 1: refuted (certified), with cvc5 as the cross-check (the attempts name it).
+run 1 "cvc5 m=4 r=1" -- "$kr" --json search --m 4 --r 1 --solver cvc5 --cross-check-seconds 10
+contains "cvc5 refutation verdict" "$out" '"verdict": "refuted"'
+contains "cvc5 refutation label" "$out" '"label": "refuted (certified)"'
+contains "cvc5 cross-check detail" "$out" 'cross-check cvc5 E1: '
+contains "cvc5 attempt solver" "$out" '"solver": "cvc5"'
+contains "cvc5 answered" "$out" '"answered_by": "cvc5"'
+contains "cvc5 version" "$out" '"cvc5_version": "cvc5 '
+
+# T(4,3), r = 1 decided by the solvers alone: Z3 and cvc5 both unsat on the same E1 query.
+run 1 "both on m=4 r=1 agree" -- "$kr" search --m 4 --r 1 --solver both --no-exact \
+  --no-heuristic --timeout 120
+contains "both agree label" "$out" "result: refuted (Z3 and cvc5 agree)"
+contains "both other solver line" "$out" "other solver on the same query: "
+
+# T(1,3), r = 1 = r(1): cvc5's (empty) model is completed and re-verified exactly.
+run 0 "cvc5 finds m=1 r=1" -- "$kr" --json search --m 1 --r 1 --solver cvc5 --no-heuristic \
+  --no-exact
+contains "cvc5 model verdict" "$out" '"verdict": "found"'
+contains "cvc5 model source" "$out" '"source": "cvc5 E1 feature-readout'
+contains "cvc5 model verified" "$out" '"failing": "0"'
+
+# T(5,3), r = 2 with both solvers side by side (the cross-check stops after two rounds): the
+# attempt says who answered and what the other solver said on the same query.
+run 1 "both on m=5 r=2" -- "$kr" --json search --m 5 --r 2 --solver both --no-heuristic \
+  --max-rounds 2 --cross-check-seconds 30
+contains "both verdict" "$out" '"verdict": "refuted"'
+contains "both solver" "$out" '"solver": "both"'
+contains "both answered by" "$out" '"answered_by": "'
+contains "both corroboration" "$out" '"corroboration": "'
+
+finish
