@@ -264,14 +264,14 @@ TEST_CASE("certificates: the file-path entry point reads real files") {
   // Rule shifted-trace on the witness family: T_W = 243/13 at t = 1/10 (shifted_reference.py
   // computes it with fractions), so the verdict's bound is ceil(T_W) - 1 = 18, and at
   // t = 1/20 the same chains give less.
-  const auto shifted = krcheck::check_certificate(dir + "valid/shifted_witness_m24.cert",
-                                                  dir + "valid/shifted_witness_m24.family", out, err);
+  const auto shifted = krcheck::check_certificate(
+      dir + "valid/shifted_witness_m24.cert", dir + "valid/shifted_witness_m24.family", out, err);
   CHECK(shifted.status == Status::verified);
   CHECK(shifted.bound == "18");
   CHECK(shifted.claim == "18");
-  const auto t20 = krcheck::check_certificate(dir + "valid/shifted_witness_m24_t20.cert",
-                                              dir + "valid/shifted_witness_m24_t20.family", out,
-                                              err);
+  const auto t20 =
+      krcheck::check_certificate(dir + "valid/shifted_witness_m24_t20.cert",
+                                 dir + "valid/shifted_witness_m24_t20.family", out, err);
   CHECK(t20.status == Status::verified);
   CHECK(t20.bound == t20.claim);
   CHECK(std::stoi(t20.bound) < 18);
