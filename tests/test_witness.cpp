@@ -47,7 +47,8 @@ krcheck::CheckResult run_checker(const Written& w) {
 
 }  // namespace
 
-TEST_CASE("witness: m = 24 family certifies r >= 18 (trace rule alone: 14) and the checker verifies it") {
+TEST_CASE(
+    "witness: m = 24 family certifies r >= 18 (trace rule alone: 14) and the checker verifies it") {
   // The lexicode of weight 12 and distance 12 at m = 24 (24 words) with complement
   // queries: every gap is >= 6, so each row pair has a chain, and the whole family
   // stays near a thousand instances.
