@@ -37,7 +37,7 @@
 #                    (first stage of tests only)
 #   --only KEY...    the named mutants (keys from --list)
 #   --list           print the mutant list and exit
-#   --group G        checker or core only (with --all or --list)
+#   --group G        checker or core only (with --all, --list or --sample)
 #   --match REGEX    with --all or --list: only the mutants whose key or file:line matches
 #                    the extended regular expression (e.g. 'certificate_product|product_rule')
 #   --producer BIN   the unmutated kernelrank that writes WORK/fast-certs once (default
@@ -202,7 +202,10 @@ stages_for() {  # stages_for GROUP: the stages after the fast one
 # ---- the mutant list -------------------------------------------------------------------
 case $mode in
   all) mapfile -t keys < <(python3 "$gen" list --root "$src" --format tsv "${group_args[@]}" | cut -f2) ;;
-  sample) mapfile -t keys < <(grep -v '^#' "$root/scripts/mutation/sample.txt" | awk 'NF { print $1 }') ;;
+  sample) # --group picks the checker (C...) or the core (P...) half of the sample
+    letter=; [ "$group" = checker ] && letter=C; [ "$group" = core ] && letter=P
+    mapfile -t keys < <(grep -v '^#' "$root/scripts/mutation/sample.txt" |
+                        awk -v l="$letter" 'NF && (l == "" || substr($1, 1, 1) == l) { print $1 }') ;;
   only) keys=("${only[@]}") ;;
 esac
 declare -A info equivalent

@@ -46,7 +46,8 @@ SmtSolver parse_smt_solver(const std::string& text) {
   if (text == "z3") return SmtSolver::Z3;
   if (text == "cvc5") return SmtSolver::Cvc5;
   if (text == "both") return SmtSolver::Both;
-  throw UsageError("--solver must be z3, cvc5 or both, not '" + text + "'");
+  throw DomainError("{solver} must be z3, cvc5 or both, not '" + ParameterMessage::literal(text) +
+                    "'");
 }
 
 std::string to_string(SearchVerdict verdict) {

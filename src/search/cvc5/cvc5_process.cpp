@@ -111,8 +111,8 @@ std::string find_cvc5() {
 std::string require_cvc5() {
   std::string path = find_cvc5();
   if (path.empty())
-    throw UsageError(
-        "--solver cvc5 needs the cvc5 executable, which is not on PATH (Debian package cvc5: "
+    throw DomainError(
+        "{solver} cvc5 needs the cvc5 executable, which is not on PATH (Debian package cvc5: "
         "apt-get install cvc5, or scripts/install-deps.sh)");
   return path;
 }
