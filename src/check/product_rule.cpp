@@ -67,7 +67,8 @@ struct Ring {
     for (const BigInt& coefficient : counts) {  // value = value * y + coefficient
       BigInt wrapped = value.back() * c;
       for (std::size_t t = value.size() - 1; t > 0; --t) value[t] = std::move(value[t - 1]);
-      value[0] = std::move(wrapped) + coefficient;
+      wrapped += coefficient;
+      value[0] = std::move(wrapped);
     }
     return value;
   }
