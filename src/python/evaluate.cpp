@@ -190,7 +190,9 @@ The model is one of:
     readout_e.bias; docs/model-format.md §11) with activation="relu" (default), "square"
     or "identity" (signed features; positions=n and pos<p>. names for a position-dependent
     head), or any feature map of feature_map=. A "__metadata__" entry (dict of str) replaces
-    these arguments.
+    these arguments;
+  * a torch.nn.Module (anything with a state_dict() method): its state_dict(), read as
+    the dict above, so evaluate(module) and evaluate(module.state_dict()) agree.
 
 layout="kernelrank" | "fast-transformers" | "performer" | "torch" reads a safetensors head
 (file or dict) in that library's tensor names (docs/model-format.md §12); feature_map=

@@ -1,7 +1,7 @@
 // The model a Python call names (a path, a dict of arrays or a built-in) as the request of
 // the application layer (app/head_source.hpp), which opens it exactly as it opens the CLI's
-// model options. What only Python has is handled here: the dict, turned into the bytes of
-// the safetensors file it describes, and the type of each argument.
+// model options. What only Python has is handled here: the dict (or a module's state_dict()),
+// turned into the bytes of the safetensors file it describes, and the type of each argument.
 #include "bindings.hpp"
 
 #include "kernelrank/core/errors.hpp"
@@ -29,8 +29,23 @@ std::optional<std::string> optional_str(const py::object& value, const char* wha
   return value.cast<std::string>();
 }
 
+// The tensors a model argument holds: a dict as given, or the state_dict() of a module (a
+// torch.nn.Module, or anything with that method); None for a path or None.
+std::optional<py::dict> model_tensors(const py::object& model) {
+  if (py::isinstance<py::dict>(model)) return py::reinterpret_borrow<py::dict>(model);
+  if (model.is_none() || py::isinstance<py::str>(model) || is_path_like(model)) return std::nullopt;
+  const py::object method = py::getattr(model, "state_dict", py::none());
+  if (method.is_none() || !PyCallable_Check(method.ptr())) return std::nullopt;
+  const py::object state = method();
+  if (!py::isinstance<py::dict>(state))
+    throw py::type_error("model.state_dict() must return a dict of arrays, not " +
+                         py::str(py::type::of(state).attr("__name__")).cast<std::string>());
+  return py::reinterpret_borrow<py::dict>(state);
+}
+
 // A dict of arrays: the bytes of the safetensors file it describes, with the file's name.
-ModelFile dict_file(const ModelArgs& args, const std::optional<std::string>& layout,
+ModelFile dict_file(const ModelArgs& args, const py::dict& tensors,
+                    const std::optional<std::string>& layout,
                     const std::optional<std::string>& feature_map,
                     const std::optional<std::string>& activation) {
   DictHeadOptions dict;
@@ -42,8 +57,7 @@ ModelFile dict_file(const ModelArgs& args, const std::optional<std::string>& lay
     throw DomainError(
         "{activation} names a kernelrank-layout head's features; use {feature-map} for layout " +
         ParameterMessage::literal(*layout));
-  std::string bytes =
-      safetensors_bytes_from_dict(py::reinterpret_borrow<py::dict>(args.model), dict);
+  std::string bytes = safetensors_bytes_from_dict(tensors, dict);
   return model_file_from_bytes(args.name, std::move(bytes));
 }
 
@@ -59,8 +73,8 @@ HeadRequest head_request(const ModelArgs& args) {
     if (!py::isinstance<py::str>(args.builtin)) throw py::type_error("builtin must be a str");
     request.builtin = args.builtin.cast<std::string>();
   }
-  if (py::isinstance<py::dict>(args.model)) {
-    request.in_memory = dict_file(args, layout, feature_map, activation);
+  if (const std::optional<py::dict> tensors = model_tensors(args.model)) {
+    request.in_memory = dict_file(args, *tensors, layout, feature_map, activation);
   } else {
     if (activation || !args.positions.is_none())
       throw DomainError(

@@ -202,8 +202,8 @@ void register_tasks(py::module_& module) {
       py::arg("family") = py::none(), py::arg("out") = py::none(),
       R"doc(Find a failing instance for a model, guided by the proof; returns a Counterexample.
 
-As `kernelrank counterexample`: the model is a path, builtin=NAME (with m, base) or a dict
-of arrays (see evaluate). The task is T(m,n) (m in 1..4096, None: the model's width), or
+As `kernelrank counterexample`: the model is a path, builtin=NAME (with m, base), a dict
+of arrays or a module with state_dict() (see evaluate). The task is T(m,n) (m in 1..4096, None: the model's width), or
 family=PATH. out=PATH writes the failing instance as a one-line family file (atomically).
 
 Example:
