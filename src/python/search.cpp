@@ -304,7 +304,9 @@ void register_search_result(py::module_& module) {
                     "The proposal search (dict: restarts, best_max_error_double, accepted) "
                     "or None")
       .def_readonly("model", &PySearchResult::model, "The SearchModel found, or None")
-      .def("__bool__", [](const PySearchResult& s) { return s.found; })
+      .def(
+          "__bool__", [](const PySearchResult& s) { return s.found; },
+          "True when a model was found")
       .def("__repr__", &search_repr);
 }
 
