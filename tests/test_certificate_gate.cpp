@@ -189,7 +189,7 @@ const std::map<std::string, std::string>& allowed_writers() {
       {"src/cli/cmd_counterexample.cpp", "the family file of a counterexample"},
       {"src/cli/cmd_open_min_rank.cpp", "model files of the rows found"},
       {"src/cli/cmd_construct.cpp", "a model file"},
-      {"src/cli/cmd_search.cpp", "model files (tabular, features)"},
+      {"src/app/search_job.cpp", "model files (tabular, features) of search"},
       {"src/cli/cmd_eval.cpp", "partial results of an evaluation shard"},
       {"src/cli/bound_generated.cpp", "partial pair counts of a shard"},
       {"src/cli/cmd_generate.cpp", "family, CSV and JSON-lines files"},

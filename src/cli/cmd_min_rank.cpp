@@ -3,17 +3,13 @@
 // The per-cell list doubles as the search benchmark: each (m, class, r) cell
 // reports the wall-clock time it took to settle.
 #include "commands.hpp"
-#include "search_options.hpp"
 
+#include "kernelrank/app/search_job.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/core/parallel.hpp"
-#include "kernelrank/search/min_rank.hpp"
-#include "search/child_process.hpp"
 
 #include <unistd.h>
 
 #include <cstdio>
-#include <iostream>
 #include <memory>
 
 namespace kernelrank::cli {
@@ -39,44 +35,32 @@ struct MinRankArgs {
   int threads = 0;
 };
 
-std::string range_text(const MinRankRow& row) {
-  if (row.settled()) return std::to_string(row.lower);
-  if (row.upper) return std::to_string(row.lower) + ".." + std::to_string(*row.upper);
-  return ">= " + std::to_string(row.lower);
-}
-
 int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
-  MinRankOptions options;
-  options.m_max = args.m_max;
-  if (args.model_class == "both")
-    options.classes = {SearchClass::NK, SearchClass::PF};
-  else
-    options.classes = {parse_search_class(args.model_class)};
-  options.search = search_options_from(1, SearchClass::NK, args.rlimit, args.timeout,
-                                       args.memory_mb, args.seed, args.restarts, args.iterations);
-  options.search.cross_check = !args.no_cross_check;
-  if (args.heuristic_share < 0 || args.heuristic_share > 1)
-    throw UsageError("--heuristic-share must be in 0..1");
-  options.search.cross_check_seconds = args.cross_check_seconds;
-  options.search.heuristic_share = args.heuristic_share;
-  options.search.save_smt2_dir = args.save_smt2;
-  options.r_max = args.r_max;
-  options.models_dir = args.models_dir;
-  options.threads = resolve_threads(args.threads);
-  // Cells run on several threads, which fork search processes: a line is written whole, and
-  // never while a fork is under way (a child must not start with stderr's lock taken).
+  MinRankRequest request;
+  request.m_max = args.m_max;
+  request.model_class = args.model_class;
+  request.budget.rlimit = args.rlimit;
+  request.budget.timeout = args.timeout;
+  request.budget.memory_mb = args.memory_mb;
+  request.budget.seed = args.seed;
+  request.budget.restarts = args.restarts;
+  request.budget.iterations = args.iterations;
+  request.budget.cross_check = !args.no_cross_check;
+  request.budget.cross_check_seconds = args.cross_check_seconds;
+  request.budget.heuristic_share = args.heuristic_share;
+  request.budget.save_smt2 = args.save_smt2;
+  request.r_max = args.r_max;
+  request.models_dir = args.models_dir;
+  request.threads = args.threads;
   if (!global.quiet && (args.verbose || isatty(STDERR_FILENO) == 1))
-    options.log = [](const std::string& line) {
-      const std::lock_guard<std::mutex> lock(fork_mutex());
-      std::cerr << line << "\n";
-    };
-  const MinRankTable table = compute_min_rank(options);
+    request.log = search_log_to_stderr("");
+  const MinRankJob job = run_min_rank_job(request);
+  const MinRankTable& table = job.table;
 
   std::string human =
       "minimal feature rank r for T(m,3), query first (Z3 " + table.z3_version + ")\n";
   human += "  m | class | min r | cells (r: status, seconds)\n";
   nlohmann::json rows = nlohmann::json::array();
-  bool all_settled = true, unknown_resource_only = true;
   for (const MinRankRow& row : table.rows) {
     std::string cells;
     nlohmann::json jcells = nlohmann::json::array();
@@ -92,17 +76,12 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
           {"r", cell.r},           {"status", to_string(cell.status)}, {"label", cell.label},
           {"detail", cell.detail}, {"seconds", cell.seconds},          {"files", cell.files}};
       if (cell.inherited_from) jc["inherited_from"] = to_string(*cell.inherited_from);
-      if (cell.status == CellStatus::Unknown && cell.detail.find("limit") == std::string::npos &&
-          cell.detail.find("timeout") == std::string::npos &&
-          cell.detail.find("budget") == std::string::npos)
-        unknown_resource_only = false;
       jcells.push_back(std::move(jc));
     }
     char line[96];
     std::snprintf(line, sizeof line, " %2d | %-5s | %-5s | ", row.m,
-                  to_string(row.search_class).c_str(), range_text(row).c_str());
+                  to_string(row.search_class).c_str(), min_rank_range_text(row).c_str());
     human += line + cells + "\n";
-    if (!row.settled()) all_settled = false;
     nlohmann::json jr = {{"m", row.m},
                          {"class", to_string(row.search_class)},
                          {"lower", row.lower},
@@ -113,8 +92,8 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
     rows.push_back(std::move(jr));
   }
   emit(global, {{"n", 3}, {"z3_version", table.z3_version}, {"rows", rows}}, human);
-  if (all_settled) return kExitOk;
-  return unknown_resource_only ? kExitResource : kExitUnknown;
+  if (job.all_settled) return kExitOk;
+  return job.unknown_resource_only ? kExitResource : kExitUnknown;
 }
 
 }  // namespace

@@ -3,14 +3,9 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "report_output.hpp"
-#include "search_options.hpp"
 
-#include "core/atomic_write.hpp"
-#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/app/search_job.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/core/text_input.hpp"
-#include "kernelrank/models/model_io.hpp"
-#include "kernelrank/search/rank_search.hpp"
 #include "search/solver_side.hpp"
 
 #include <unistd.h>
@@ -50,9 +45,42 @@ struct SearchArgs {
        no_isolate = false, no_cross_check = false, no_certificate = false, verbose = false;
 };
 
-std::function<void(const std::string&)> make_logger(bool verbose, const GlobalOptions& global) {
-  if (global.quiet || (!verbose && isatty(STDERR_FILENO) != 1)) return {};
-  return [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+// The request of app/search_job.hpp, as the options give it.
+SearchRequest search_request(const SearchArgs& args, const GlobalOptions& global) {
+  SearchRequest request;
+  if (args.m >= 0) request.m = args.m;
+  request.family = args.family;
+  request.n = args.n;
+  request.r = args.r;
+  request.model_class = args.model_class;
+  request.mode = args.mode;
+  request.budget.rlimit = args.rlimit;
+  request.budget.timeout = args.timeout;
+  request.budget.memory_mb = args.memory_mb;
+  request.budget.seed = args.seed;
+  request.budget.restarts = args.restarts;
+  request.budget.iterations = args.iterations;
+  request.budget.cross_check = !args.no_cross_check;
+  request.budget.cross_check_seconds = args.cross_check_seconds;
+  request.budget.heuristic_share = args.heuristic_share;
+  request.budget.save_smt2 = args.save_smt2;
+  request.solver = args.solver;
+  request.max_rounds = args.max_rounds;
+  request.plain = args.plain;
+  request.exact = !args.no_exact;
+  request.heuristic = !args.no_heuristic;
+  request.z3 = !args.no_z3;
+  request.lemmas = !args.no_lemmas;
+  request.symmetry = !args.no_symmetry;
+  request.isolate = !args.no_isolate;
+  request.certificate = !args.no_certificate;
+  request.out = args.out;
+  request.format = args.format;
+  request.features = args.features;
+  request.certificate_path = args.cert;
+  if (!global.quiet && (args.verbose || isatty(STDERR_FILENO) == 1))
+    request.log = search_log_to_stderr("  ");
+  return request;
 }
 
 }  // namespace
@@ -100,51 +128,6 @@ std::string order_text(const OrderArgument& order, const RankTask& task) {
   return text;
 }
 
-RankTask search_task(const SearchArgs& args) {
-  RankTask task;
-  if (!args.family.empty()) {
-    if (args.m >= 0) throw UsageError("give either --m (cube task) or --family, not both");
-    const std::string bytes = read_file_checked(args.family);
-    task = family_rank_task(parse_family(args.family, bytes), args.family);
-    task.family_file = args.family;
-    task.family_file_bytes = bytes;
-  } else {
-    if (args.m < 0) throw UsageError("--m (cube task T(m,n)) or --family FILE is required");
-    task = cube_rank_task(args.m, args.n);
-    task.mode = parse_query_mode(args.mode);
-  }
-  return task;
-}
-
-SearchOptions search_options(const SearchArgs& args, const RankTask& task, SearchClass search_class,
-                             const GlobalOptions& global) {
-  SearchOptions options =
-      search_options_from(args.r, search_class, args.rlimit, args.timeout, args.memory_mb,
-                          args.seed, args.restarts, args.iterations);
-  options.heuristic = !args.no_heuristic;
-  options.z3 = !args.no_z3;
-  options.solver = parse_smt_solver(args.solver);
-  options.lemmas = !args.no_lemmas;
-  options.symmetry = !args.no_symmetry;
-  options.isolate = !args.no_isolate;
-  options.cross_check = !args.no_cross_check;
-  if (args.heuristic_share < 0 || args.heuristic_share > 1)
-    throw UsageError("--heuristic-share must be in 0..1");
-  options.cross_check_seconds = args.cross_check_seconds;
-  options.heuristic_share = args.heuristic_share;
-  options.certificate = !args.no_certificate;
-  options.max_iterations = args.max_rounds;
-  options.plain = args.plain;
-  options.exact_arguments = !args.no_exact;
-  options.save_smt2_dir = args.save_smt2;
-  options.smt2_prefix = "search-" +
-                        (task.cube ? "m" + std::to_string(task.m) : std::string("family")) + "-" +
-                        to_string(search_class) + "-r" + std::to_string(args.r);
-  options.log = make_logger(args.verbose, global);
-
-  return options;
-}
-
 // The Z3 attempts and the proposal search, as JSON and as text.
 void report_solvers(const SearchResult& result, nlohmann::json& json, std::string& human) {
   nlohmann::json attempts = nlohmann::json::array();
@@ -176,9 +159,10 @@ void report_solvers(const SearchResult& result, nlohmann::json& json, std::strin
   }
 }
 
-// The verified model, and the files it is written to.
-void report_model(const SearchArgs& args, const RankTask& task, SearchClass search_class,
-                  const SearchResult& result, nlohmann::json& json, std::string& human) {
+// The verified model, and the files it was written to.
+void report_model(const SearchArgs& args, const SearchJob& job, nlohmann::json& json,
+                  std::string& human) {
+  const SearchResult& result = job.result;
   if (result.model) {
     const ModelCheck& check = *result.check;
     json["model"] = {{"source", result.model_source},
@@ -189,21 +173,13 @@ void report_model(const SearchArgs& args, const RankTask& task, SearchClass sear
              check.report.instances.str() + " instances, " + check.report.failing.str() +
              " failing, max error " + exact_with_decimal(*check.report.max_error) + "\n";
     human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) +
-             " (r = " + std::to_string(args.r) + ")\n";
+             " (r = " + std::to_string(job.r) + ")\n";
     human += "  class: " + check.class_detail + "\n";
-    if (!args.out.empty()) {
-      const TabularModel tabular = to_tabular_model(task, *result.model);
-      write_file_atomically(args.out, args.format == "json" ? tabular_model_to_json(tabular)
-                                                            : tabular_model_to_text(tabular));
+    if (job.model_written) {
       json["model"]["file"] = args.out;
       human += "  model written to " + args.out + " (tabular, " + args.format + ")\n";
     }
-    if (!args.features.empty()) {
-      write_file_atomically(args.features,
-                            features_model_text(task, *result.model,
-                                                "kernelrank search: " + task.description +
-                                                    ", r = " + std::to_string(args.r) + ", class " +
-                                                    to_string(search_class)));
+    if (job.features_written) {
       json["model"]["features_file"] = args.features;
       human += "  feature form written to " + args.features + "\n";
     }
@@ -213,13 +189,10 @@ void report_model(const SearchArgs& args, const RankTask& task, SearchClass sear
 }
 
 int run_search(const SearchArgs& args, const GlobalOptions& global) {
-  if (args.r < 0) throw UsageError("--r is required and must be >= 0");
-  if (args.format != "text" && args.format != "json")
-    throw UsageError("--format must be text or json, not " + args.format);
-  const SearchClass search_class = parse_search_class(args.model_class);
-  const RankTask task = search_task(args);
-  const SearchOptions options = search_options(args, task, search_class, global);
-  const SearchResult result = search_rank(task, options);
+  const SearchJob job = run_search_job(search_request(args, global));
+  const RankTask& task = job.task;
+  const SearchResult& result = job.result;
+  const SearchClass search_class = job.search_class;
 
   nlohmann::json json = {{"task", task.description},
                          {"m", task.m},
@@ -251,20 +224,17 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
              result.certificate->construction + "\n";
   }
   if (result.certificate_text) json["certificate_rule"] = result.certificate_rule;
-  if (!args.cert.empty()) {
-    if (result.certificate_text) {
-      // Verified by search_rank, with the task's family file: not checked again.
-      human += "  " + write_verified_certificate(args.cert, *result.certificate_text);
-      json["certificate_file"] = args.cert;
-    } else {
-      human += "  no certificate written: no checker-verified certificate refutes r = " +
-               std::to_string(args.r) + "\n";
-    }
+  if (job.certificate_written) {
+    human += "  " + job.certificate_message;
+    json["certificate_file"] = args.cert;
+  } else if (!args.cert.empty()) {
+    human += "  no certificate written: no checker-verified certificate refutes r = " +
+             std::to_string(args.r) + "\n";
   }
   report_solvers(result, json, human);
-  report_model(args, task, search_class, result, json, human);
-  if (options.solver != SmtSolver::Z3) {
-    json["solver"] = to_string(options.solver);
+  report_model(args, job, json, human);
+  if (job.solver != SmtSolver::Z3) {
+    json["solver"] = to_string(job.solver);
     json["cvc5_version"] = result.cvc5_version;
   }
   char line[192];

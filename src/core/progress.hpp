@@ -32,6 +32,8 @@ class Progress {
 
   // Lets tests and --quiet turn progress off globally.
   static void set_enabled(bool enabled);
+  // Whether progress is allowed (not turned off); front ends ask before their own log lines.
+  static bool allowed();
 
  private:
   void draw(std::uint64_t done);

@@ -142,5 +142,7 @@ void register_evaluate(py::module_& module);  // evaluate.cpp
 void register_bound(py::module_& module);     // bound.cpp
 void register_check(py::module_& module);     // check.cpp
 void register_tasks(py::module_& module);     // tasks.cpp: counterexample, generate_family
+void register_search(py::module_& module);    // search.cpp
+void register_min_rank(py::module_& module);  // min_rank.cpp
 
 }  // namespace kernelrank::python

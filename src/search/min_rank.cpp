@@ -35,9 +35,7 @@ std::string to_string(CellStatus status) {
   return "?";
 }
 
-namespace {
-
-CellStatus status_of(const SearchResult& result) {
+CellStatus cell_status(const SearchResult& result) {
   if (result.verdict == SearchVerdict::Found) return CellStatus::Found;
   if (result.verdict == SearchVerdict::Unknown) return CellStatus::Unknown;
   if (result.label.rfind("refuted (certified", 0) == 0) return CellStatus::RefutedCertified;
@@ -45,6 +43,8 @@ CellStatus status_of(const SearchResult& result) {
   if (result.label.rfind("refuted (corroborated", 0) == 0) return CellStatus::RefutedCorroborated;
   return CellStatus::RefutedZ3Only;
 }
+
+namespace {
 
 bool refuted(CellStatus status) {
   return status != CellStatus::Found && status != CellStatus::Unknown;
@@ -134,7 +134,7 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
         cell.m = m;
         cell.search_class = search_class;
         cell.r = r;
-        cell.status = status_of(result);
+        cell.status = cell_status(result);
         cell.label = result.label;
         cell.detail = result.detail;
         cell.seconds = result.seconds;

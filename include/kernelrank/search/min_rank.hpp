@@ -43,6 +43,8 @@ enum class CellStatus {
   Unknown,
 };
 std::string to_string(CellStatus status);
+// The status a search result gives its cell (Found, a Refuted* kind, Unknown).
+CellStatus cell_status(const SearchResult& result);
 
 struct MinRankCell {
   int m = 0;
