@@ -11,6 +11,8 @@ bool g_progress_allowed = true;
 
 void Progress::set_enabled(bool enabled) { g_progress_allowed = enabled; }
 
+bool Progress::allowed() { return g_progress_allowed; }
+
 Progress::Progress(std::string label, std::uint64_t total)
     : label_(std::move(label)),
       total_(total),

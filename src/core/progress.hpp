@@ -32,6 +32,8 @@ class Progress {
 
   // Lets tests and --quiet turn progress off globally.
   static void set_enabled(bool enabled);
+  // Whether progress is on (set_enabled), for work handed to a child process.
+  static bool allowed();
 
  private:
   void draw(std::uint64_t done);

@@ -142,5 +142,7 @@ void register_evaluate(py::module_& module);  // evaluate.cpp
 void register_bound(py::module_& module);     // bound.cpp
 void register_check(py::module_& module);     // check.cpp
 void register_tasks(py::module_& module);     // tasks.cpp: counterexample, generate_family
+// transition.cpp: transition; transcript.cpp: transcript; train.cpp: train
+void register_train_commands(py::module_& module);
 
 }  // namespace kernelrank::python
