@@ -6,7 +6,9 @@
 #include "core/progress.hpp"
 #include "kernelrank/app/trainer_process.hpp"
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 
@@ -118,7 +120,7 @@ std::string trainer_path() {
   const std::string path = given != nullptr && *given != '\0' ? given : KERNELRANK_TRAIN_PATH;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    raise_usage(trainer_missing_message(path, "no such file"));
+    raise_usage(trainer_missing_message(path, std::strerror(ENOENT)));
   return path;
 }
 
