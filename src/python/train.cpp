@@ -8,8 +8,8 @@
 
 #include <cerrno>
 #include <climits>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #ifndef KERNELRANK_TRAIN_PATH
