@@ -1,12 +1,11 @@
 // `kernelrank transcript`: the finite-precision transcript bound of theory.md L7 for the
-// cube T(m,n) or an explicit family (docs/transcript.md).
+// cube T(m,n) or an explicit family (docs/transcript.md), computed by app/transcript.hpp and
+// rendered here.
 #include "commands.hpp"
 
-#include "kernelrank/bounds/transcript.hpp"
+#include "kernelrank/app/transcript.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/core/instance.hpp"
 
-#include <chrono>
 #include <memory>
 
 namespace kernelrank::cli {
@@ -67,15 +66,7 @@ nlohmann::json independent_json(const IndependentAnswers& answers, const Log2Int
           {"value_sets", answers.value_sets}, {"verified", answers.verified}};
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-int run_cube(const TranscriptArgs& args, const GlobalOptions& global) {
-  const auto start = std::chrono::steady_clock::now();
-  const CubeTranscriptResult r =
-      cube_transcript_bound(args.m, args.n, parse_cube_count_method(args.method), args.cross_check);
-  const double seconds = seconds_since(start);
+int render_cube(const CubeTranscriptResult& r, double seconds, const GlobalOptions& global) {
   const std::string task = "T(" + std::to_string(r.m) + "," + std::to_string(r.n) + ")";
   std::string human = "transcript bound (theory.md L7) for the cube " + task + "\n";
   human += "contexts:        " + r.contexts.str() + " (multisets of the " +
@@ -115,12 +106,9 @@ int run_cube(const TranscriptArgs& args, const GlobalOptions& global) {
   return kExitOk;
 }
 
-int run_family(const TranscriptArgs& args, const GlobalOptions& global) {
-  const auto start = std::chrono::steady_clock::now();
-  const Family family = read_family(args.family);
-  const FamilyTranscriptResult r = family_transcript_bound(family);
-  const double seconds = seconds_since(start);
-  std::string human = "transcript bound (theory.md L7) for " + args.family +
+int render_family(const FamilyTranscriptResult& r, const std::string& path, double seconds,
+                  const GlobalOptions& global) {
+  std::string human = "transcript bound (theory.md L7) for " + path +
                       " (m = " + std::to_string(r.m) + ", n = " + std::to_string(r.n) + ")\n";
   human += "instances:       " + std::to_string(r.instances) + "\n";
   human += "contexts:        " + std::to_string(r.contexts) + "\n";
@@ -174,7 +162,7 @@ int run_family(const TranscriptArgs& args, const GlobalOptions& global) {
   const nlohmann::json bits = r.contexts == 0 ? nlohmann::json(nullptr) : log2_json(r.bits);
   emit(global,
        {{"task", "family"},
-        {"family", args.family},
+        {"family", path},
         {"m", r.m},
         {"n", r.n},
         {"instances", r.instances},
@@ -195,20 +183,17 @@ int run_family(const TranscriptArgs& args, const GlobalOptions& global) {
   return kExitOk;
 }
 
-int run_transcript(const TranscriptArgs& args, const GlobalOptions& global) {
-  const bool has_m = args.m_option->count() > 0;
-  const bool has_family = !args.family.empty();
-  if (has_m && has_family)
-    throw UsageError("--m and --family exclude each other: give one of them");
-  if (!has_m && !has_family) throw UsageError("give --m M (the cube T(M,N)) or --family FILE");
-  if (has_family) {
-    if (args.n_option->count() > 0)
-      throw UsageError("--n is the cube's length; a --family file has its own n");
-    if (args.method != "auto" || args.cross_check)
-      throw UsageError("--method and --cross-check apply to the cube (--m) only");
-    return run_family(args, global);
-  }
-  return run_cube(args, global);
+int run_transcript_command(const TranscriptArgs& args, const GlobalOptions& global) {
+  TranscriptRequest request;
+  if (args.m_option->count() > 0) request.m = args.m;
+  if (args.n_option->count() > 0) request.n = args.n;
+  request.family = args.family;
+  request.method = args.method;
+  request.cross_check = args.cross_check;
+  const TranscriptResult result = run_transcript(request);
+  if (result.family)
+    return render_family(*result.family, result.family_path, result.seconds, global);
+  return render_cube(*result.cube, result.seconds, global);
 }
 
 }  // namespace
@@ -226,7 +211,7 @@ void add_transcript_command(CLI::App& app, const GlobalOptions& global, Action& 
       ->capture_default_str();
   cmd->add_flag("--cross-check", args->cross_check,
                 "Cube: run brute force and the antichain count, which must agree");
-  run_when_selected(cmd, global, action, args, run_transcript);
+  run_when_selected(cmd, global, action, args, run_transcript_command);
 }
 
 }  // namespace kernelrank::cli

@@ -1,5 +1,6 @@
 #include "train_forward.hpp"
 
+#include "kernelrank/app/trainer_process.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include <unistd.h>
@@ -31,11 +32,8 @@ int forward_to_trainer(int argc, char** argv) {
   args[0] = program.data();
   args.push_back(nullptr);
   execv(program.c_str(), args.data());
-  std::cerr << "kernelrank: error: cannot run the trainer " << program << ": "
-            << std::strerror(errno)
-            << " (scripts/build.sh builds it, or cmake --build build --target kernelrank-train; "
-               "a trainer that can train needs libtorch-dev, which scripts/install-deps.sh "
-               "installs)\n";
+  std::cerr << "kernelrank: error: " << trainer_missing_message(program, std::strerror(errno))
+            << "\n";
   return kExitMalformed;
 }
 

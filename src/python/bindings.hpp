@@ -144,5 +144,7 @@ void register_check(py::module_& module);     // check.cpp
 void register_tasks(py::module_& module);     // tasks.cpp: counterexample, generate_family
 void register_search(py::module_& module);    // search.cpp
 void register_min_rank(py::module_& module);  // min_rank.cpp
+// transition.cpp: transition; transcript.cpp: transcript; train.cpp: train
+void register_train_commands(py::module_& module);
 
 }  // namespace kernelrank::python

@@ -50,6 +50,7 @@ int outside its range UsageError, each naming the argument: "m must be an int, n
   register_tasks(module);
   register_search(module);
   register_min_rank(module);
+  register_train_commands(module);
   module.def(
       "set_progress",
       [](const pybind11::object& enabled) {

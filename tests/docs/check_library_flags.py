@@ -16,7 +16,12 @@ from pathlib import Path
 FRONT_ENDS = ("src/cli/", "src/python/", "src/plot/", "src/check/")
 # Arguments of another program that the library runs, not flags of kernelrank's own.
 EXTERNAL = {"src/search/cvc5/cvc5_process.cpp": {"--lang", "--produce-models", "--tlimit",
-                                                 "--version"}}
+                                                 "--version"},
+            # kernelrank-train's command line, and the cmake command that builds it.
+            "src/app/trainer_process.cpp": {"--quiet", "--freeze-constant-features",
+                                            "--no-freeze-constant-features",
+                                            "--position-dependent", "--last-step", "--build",
+                                            "--target"}}
 FLAG = re.compile(r"(?<![A-Za-z0-9_-])--[a-z][a-z0-9-]*")
 
 

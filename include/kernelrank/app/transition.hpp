@@ -1,0 +1,42 @@
+// The phase-transition table of the seed paper (`kernelrank transition`,
+// kernelrank.transition): rank 1 is exact at n = 1, 2 (L1); at n = 3 the certified lower
+// bound (L4), the 2^m positive-feature realisation (L6), rank 1 failing and dense softmax
+// (L5). Messages name parameters as {m} (core/errors.hpp).
+#pragma once
+
+#include "kernelrank/bounds/bound_search.hpp"
+#include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/rational.hpp"
+#include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/eval/softmax_base.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kernelrank {
+
+struct TransitionRequest {
+  int m = 24;               // 2..4096
+  std::string certificate;  // where to write the n = 3 lower bound's certificate ("": none)
+};
+
+struct TransitionResult {
+  int m = 0;
+  std::vector<EvalReport> rank1;  // rank1-mean at n = 1 and n = 2
+  BoundSearchResult bound;        // the n = 3 lower bound (the checker's, with a certificate)
+  VerifiedCertificate certificate;
+  std::string certificate_message;  // the sentence about the written certificate
+  Integer upper;                    // 2^m
+  EvalReport product;               // the product realisation (L6) on T(m,3)
+  bool product_brute_force = false;
+  EvalReport rank1_at_3;  // rank 1 on T(m,3): fails
+  SoftmaxBaseResult softmax;
+  bool consistent = false;  // every step came out as theory.md predicts
+};
+
+// DomainError for m outside 2..4096, DomainResourceError when T(m,3)'s overlap profiles
+// are too much work. The certificate is verified by the gate before anything else is
+// evaluated and written last.
+TransitionResult run_transition(const TransitionRequest& request);
+
+}  // namespace kernelrank

@@ -1,0 +1,72 @@
+// The phase-transition table (app/transition.hpp).
+#include "kernelrank/app/transition.hpp"
+
+#include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/resource_limits.hpp"
+#include "kernelrank/models/builtin_models.hpp"
+
+namespace kernelrank {
+namespace {
+
+// Brute force where it is cheap, overlap profiles otherwise (the models here
+// depend only on overlaps).
+EvalReport evaluate_task(const Model& model, int m, int n) {
+  EvalOptions options;
+  options.max_failures = 1;
+  if (m <= 8 && static_cast<long long>(m) * n <= 24) return evaluate_cube(model, m, n, options);
+  return evaluate_profiles(*model.overlap_form(), m, n, options);
+}
+
+}  // namespace
+
+TransitionResult run_transition(const TransitionRequest& request) {
+  const int m = request.m;
+  if (m < 2 || m > 4096) throw DomainError("{m} must be in 2..4096");
+  // The n = 3 rows evaluate T(m,3) through overlap profiles.
+  require_profile_work(m, 3, kDefaultMaxProfileWork, "; lower {m}",
+                       "; use a smaller n, or a family file (eval {family}) for longer sequences");
+  TransitionResult result;
+  result.m = m;
+  bool consistent = true;
+  for (int n = 1; n <= 2; ++n) {
+    result.rank1.push_back(evaluate_task(*make_rank1_mean(m, n), m, n));
+    const EvalReport& r = result.rank1.back();
+    consistent = consistent && r.solves() && r.max_error == Rational(0);
+  }
+  BoundSearchOptions options;
+  options.m = m;
+  options.n = 3;
+  result.bound = search_rank_bound(options);
+  // With a certificate the gate checks it first, and the bound reported is the checker's.
+  if (!request.certificate.empty()) {
+    CertificateTask task;
+    task.m = m;
+    task.n = 3;
+    const BoundSearchResult& b = result.bound;
+    result.certificate = verify_certificate(
+        CertificateDraft{cube_certificate(task, b.best.construction, b.best.rows, b.bound),
+                         std::nullopt, b.bound.bound});
+    result.bound.bound.bound = result.certificate.bound();
+  }
+  result.rank1_at_3 = evaluate_task(*make_rank1_mean(m, 3), m, 3);
+  consistent = consistent && !result.rank1_at_3.solves();
+  result.softmax = smallest_softmax_base(m, 3);
+  consistent = consistent && result.softmax.base.has_value();
+  // L6: the product realisation has the softmax kernel with 2^m nonnegative
+  // features; it solves T(m,3) exactly when softmax base 3 does.
+  result.product_brute_force = m <= 6;
+  result.product = result.product_brute_force
+                       ? evaluate_cube(*make_product(m, Rational(3)), m, 3, EvalOptions{})
+                       : evaluate_task(*make_softmax(m, Rational(3)), m, 3);
+  consistent = consistent && result.product.solves();
+  result.upper = 1;
+  result.upper <<= static_cast<unsigned>(m);
+  if (!result.certificate.empty())
+    result.certificate_message =
+        write_verified_certificate(request.certificate, result.certificate);
+  result.consistent = consistent;
+  return result;
+}
+
+}  // namespace kernelrank
