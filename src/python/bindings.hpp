@@ -142,5 +142,6 @@ void register_evaluate(py::module_& module);  // evaluate.cpp
 void register_bound(py::module_& module);     // bound.cpp
 void register_check(py::module_& module);     // check.cpp
 void register_tasks(py::module_& module);     // tasks.cpp: counterexample, generate_family
+void register_witness(py::module_& module);   // witness.cpp: witness, certify, construct
 
 }  // namespace kernelrank::python

@@ -48,6 +48,7 @@ int outside its range UsageError, each naming the argument: "m must be an int, n
   register_bound(module);
   register_check(module);
   register_tasks(module);
+  register_witness(module);
   module.def(
       "set_progress",
       [](const pybind11::object& enabled) {
