@@ -145,7 +145,8 @@ void register_witness_function(py::module_& module) {
                     "The certificate text (verified by the checker library)")
       .def_readonly("certificate_path", &PyWitnessResult::certificate_path,
                     "Where the certificate was written, or None")
-      .def("__int__", [](const PyWitnessResult& w) { return w.bound; })
+      .def(
+          "__int__", [](const PyWitnessResult& w) { return w.bound; }, "Same as bound")
       .def("__repr__", &witness_repr);
 
   module.def("witness", &run_witness_py, py::arg("m") = 24, py::kw_only(), py::arg("n") = 3,
@@ -157,8 +158,9 @@ void register_witness_function(py::module_& module) {
 The same computation as `kernelrank witness`: the instances along amplification chains of a
 code whose solution alone forces the certified bound. The best of the constructions tried
 wins: code=PATH (its words are the tokens), golay="octads" or "dodecads", or by default
-lexicodes of weight m/2 (m in 1..65536). The certificate is verified in memory by the
-independent checker's library before anything is written; `bound` is the checker's number.
+lexicodes of weight m/2 (m in 1..65536; at m=24 this can take minutes, progress on stderr
+as set_progress allows). The certificate is verified in memory by the independent checker's
+library before anything is written; `bound` is the checker's number.
   mode                "first" or "last": the query position
   position_dependent  include every arrangement of S3's keys
   max_instances       the largest family to build
@@ -250,6 +252,8 @@ void register_certify_function(py::module_& module) {
                     "Where the certificate was written, or None")
       .def_readonly("message", &PyCertifyResult::message,
                     "The CLI's sentence about the written certificate ('' if none)")
+      .def(
+          "__bool__", [](const PyCertifyResult& c) { return c.found; }, "Same as found")
       .def("__repr__", &certify_repr);
 
   module.def("certify", &run_certify_py, py::arg("family"), py::kw_only(),
@@ -366,7 +370,8 @@ void register_construct_function(py::module_& module) {
                     "The model file's text (kind=parametric), written or not")
       .def_readonly("model_path", &PyConstructResult::model_path,
                     "Where the model was written (only when it solves), or None")
-      .def("__bool__", [](const PyConstructResult& c) { return c.solves; })
+      .def(
+          "__bool__", [](const PyConstructResult& c) { return c.solves; }, "Same as solves")
       .def("__repr__", &construct_repr);
 
   module.def("construct", &run_construct_py, py::arg("family"), py::kw_only(),

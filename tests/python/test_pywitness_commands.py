@@ -91,6 +91,22 @@ class WitnessTest(FamilyBoundAssertions):
             verdict = kernelrank.check_certificate(py_cert, py_family)
             self.assertTrue(verdict.verified)
 
+    def test_code_and_golay_constructions(self):
+        code = self.path("lex.code")
+        run([BIN, "--quiet", "code", "--lexicode", "--m", "10", "--w", "5", "--d", "4",
+             "--out", code], expect=(0,))
+        for keywords, options in (({"code": code}, ["--code", code]),
+                                  ({"golay": "octads", "max_instances": 200},
+                                   ["--golay", "octads", "--max-instances", "200"])):
+            result = kernelrank.witness(**keywords)
+            cli = cli_json("witness", *options, "--out", self.path("cli.family"),
+                           "--cert", self.path("cli.cert"))
+            self.assertSameBound(result, cli)
+            self.assertEqual(result.construction, cli["construction"])
+            self.assertEqual(result.instances, cli["instances"])
+            self.assertEqual(result.family_text, read(self.path("cli.family")))
+            self.assertEqual(result.certificate, read(self.path("cli.cert")))
+
     def test_witness_without_files(self):
         cli_family, cli_cert = self.path("cli.family"), self.path("cli.cert")
         run([BIN, "--quiet", "witness", "--m", "8", "--out", cli_family, "--cert", cli_cert],
@@ -146,6 +162,7 @@ class CertifyTest(FamilyBoundAssertions):
         self.assertEqual(result.certificate_path, py_cert)
         self.assertIn(py_cert, result.message)
         self.assertIsNone(result.lost_steps)
+        self.assertTrue(result)
         self.assertTrue(kernelrank.check_certificate(py_cert, WITNESS_M24).verified)
         # Without a file, the verified text all the same.
         bare = kernelrank.certify(WITNESS_M24)
@@ -174,6 +191,7 @@ class CertifyTest(FamilyBoundAssertions):
         cli = cli_json("certify", "--family", SMALL_FAMILY)
         self.assertSameBound(result, cli)
         self.assertFalse(result.found)
+        self.assertFalse(result)
         self.assertIsNone(result.certificate)
         self.assertIsNone(result.certificate_path)
         self.assertFalse(os.path.exists(cert))
