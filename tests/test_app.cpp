@@ -1,8 +1,12 @@
-// The application layer's pipelines (app/head_source.hpp, app/evaluation.hpp) against the
+// The application layer's pipelines (app/head_source.hpp, app/evaluation.hpp, the witness,
+// certify and construct jobs) against the
 // engines they call, taken directly: the plan must choose and run what the engines compute,
 // and refuse what its rules refuse, by parameter name.
+#include "kernelrank/app/certify_job.hpp"
+#include "kernelrank/app/construct_job.hpp"
 #include "kernelrank/app/evaluation.hpp"
 #include "kernelrank/app/head_source.hpp"
+#include "kernelrank/app/witness_job.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
@@ -122,4 +126,55 @@ TEST_CASE("app: options the plan cannot honour are refused") {
   profiles.method = EvalMethod::Profiles;
   CHECK(parameter_pattern([&] { evaluate_plan(file, profiles); }) ==
         "{profiles} needs a model that depends only on overlaps (a built-in)");
+}
+
+TEST_CASE("app: a witness without file names is checked once, its bound the checker's") {
+  WitnessRequest request;
+  request.m = 8;
+  const std::uint64_t runs = checker_runs();
+  const WitnessOutcome w = run_witness(request);
+  CHECK(checker_runs() == runs + 1);
+  CHECK(w.certificate_message.empty());
+  CHECK(w.bound.bound.bound == w.certificate.bound());
+  CHECK(w.family_text == family_to_text(w.witness.family));
+  const CheckerVerdict verdict =
+      run_checker(w.certificate.text(), FamilyInput{"witness.family", w.family_text});
+  CHECK(verdict.verified);
+  CHECK(verdict.bound == w.certificate.bound().str());
+  request.mode = QueryMode::All;
+  CHECK(parameter_pattern([&] { run_witness(request); }) ==
+        "witness families use {mode} first or last");
+  request.mode = QueryMode::First;
+  request.golay = "dozens";
+  CHECK(parameter_pattern([&] { run_witness(request); }) == "{golay} must be octads or dodecads");
+}
+
+TEST_CASE("app: certify runs the gate only when a certificate is asked for") {
+  CertifyRequest request;
+  request.family = std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family";
+  const std::uint64_t runs = checker_runs();
+  const CertifyOutcome plain = run_certify(request);
+  CHECK(checker_runs() == runs);
+  CHECK(plain.certificate.empty());
+  request.verify = true;
+  const CertifyOutcome verified = run_certify(request);
+  CHECK(checker_runs() == runs + 1);
+  REQUIRE_FALSE(verified.certificate.empty());
+  CHECK(verified.certificate.bound() == 18);
+  CHECK(verified.bound.bound.bound == plain.bound.bound.bound);
+  CHECK(verified.certificate_message.empty());  // no path: nothing written
+}
+
+TEST_CASE("app: construct's exact parameters are refused by name") {
+  ConstructRequest request;
+  request.family = std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family";
+  request.slope = "x/y";
+  CHECK(parameter_pattern([&] {
+          run_construct(request);
+        }).starts_with("{slope}: expected an exact number such as 3/8, found 'x/y'"));
+  request.slope.reset();
+  const ConstructOutcome c = run_construct(request);
+  CHECK(c.solves());
+  CHECK_FALSE(c.written);
+  CHECK(c.head.queries.size() == 24);
 }

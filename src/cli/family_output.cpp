@@ -1,22 +1,10 @@
 #include "family_output.hpp"
 
-#include "check/sha256.hpp"
 #include "report_output.hpp"
 
+#include "kernelrank/app/certify_job.hpp"
+
 namespace kernelrank::cli {
-
-std::string sha256_hex(const std::string& bytes) { return krcheck::to_hex(krcheck::sha256(bytes)); }
-
-namespace {
-
-std::string pattern_text(const IncompletePattern& p) {
-  std::string text = "query " + p.q.to_string() + " at position " + std::to_string(p.position + 1) +
-                     ", a = " + p.a.to_string() + ", b = " + p.b.to_string() + ": missing";
-  for (const std::string& m : p.missing) text += " " + m;
-  return text;
-}
-
-}  // namespace
 
 std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomplete) {
   std::string text;
@@ -43,7 +31,7 @@ std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomple
         "arrangements): " +
         std::to_string(bound.analysis.incomplete.size()) + "\n";
     for (std::size_t i = 0; i < std::min(max_incomplete, bound.analysis.incomplete.size()); ++i)
-      text += "  " + pattern_text(bound.analysis.incomplete[i]) + "\n";
+      text += "  " + incomplete_pattern_text(bound.analysis.incomplete[i], true) + "\n";
   }
   return text;
 }
@@ -51,7 +39,7 @@ std::string family_bound_text(const FamilyBound& bound, std::size_t max_incomple
 nlohmann::json family_bound_json(const FamilyBound& bound, std::size_t max_incomplete) {
   nlohmann::json incomplete = nlohmann::json::array();
   for (std::size_t i = 0; i < std::min(max_incomplete, bound.analysis.incomplete.size()); ++i)
-    incomplete.push_back(pattern_text(bound.analysis.incomplete[i]));
+    incomplete.push_back(incomplete_pattern_text(bound.analysis.incomplete[i], true));
   nlohmann::json j = {{"steps_supported", bound.analysis.steps.size()},
                       {"found", bound.found},
                       {"why_not", bound.why_not},

@@ -51,6 +51,7 @@ int outside its range UsageError, each naming the argument: "m must be an int, n
   register_search(module);
   register_min_rank(module);
   register_train_commands(module);
+  register_witness(module);
   module.def(
       "set_progress",
       [](const pybind11::object& enabled) {
