@@ -1,0 +1,1183 @@
+"""Type stubs of the kernelrank module (docs/python.md); tests/python/test_stubs.py keeps them
+in step with the module."""
+
+import os
+from fractions import Fraction
+from typing import Any, Mapping, Protocol, Sequence
+
+__version__: str
+
+class _SupportsStateDict(Protocol):
+    """Anything with state_dict(), as torch.nn.Module has."""
+
+    def state_dict(self) -> Mapping[str, Any]: ...
+
+class BallInstance:
+    """One instance evaluated with ball arithmetic: the output y lies in [output_lo, output_hi] (exact dyadic fractions.Fraction), and verdict says whether that enclosure lies inside the band |y - target| < 1/2 ('passes'), at or beyond its edge ('fails'), or across it ('undecided')."""
+
+    tokens: list[str]
+    """The tokens as 0/1 strings, coordinate 1 first"""
+    query: int
+    """The queried position, 1-based"""
+    target: int
+    """The Min-IP target (int)"""
+    output_lo: Fraction | None
+    """Lower end of the output's enclosure (Fraction) or None"""
+    output_hi: Fraction | None
+    """Upper end of the output's enclosure (Fraction) or None"""
+    error_lo: Fraction | None
+    """|y - target| >= error_lo (Fraction) or None"""
+    error_hi: Fraction | None
+    """|y - target| <= error_hi (Fraction) or None"""
+    output: str
+    """The ball in decimal, for display (str)"""
+    verdict: str
+    """'passes', 'fails' or 'undecided'"""
+    precision: int
+    """Bits of the pass that produced this enclosure"""
+
+class BallResult:
+    """The rigorous report of kernelrank.evaluate on a head with transcendental features (elu1, exp, softmax), as `kernelrank eval` prints it. solves is True only when every instance was decided and passes; undecided instances are never counted as passing or failing."""
+
+    solves: bool
+    """Every instance decided, none fails"""
+    decided: bool
+    """No instance stayed undecided"""
+    verdict: str
+    """'solves (decided rigorously)', 'FAILS (decided rigorously)' or 'undecided at P bits'"""
+    instances: int
+    """Instances evaluated (int)"""
+    passing: int
+    """Instances decided to pass (int)"""
+    failing: int
+    """Instances decided to fail (int)"""
+    undecided: int
+    """Instances undecided at the final precision (int)"""
+    start_precision: int
+    """Bits of the first pass"""
+    max_precision: int
+    """The cap on the doubling precision"""
+    final_precision: int
+    """The highest precision a pass used"""
+    decided_at: dict[int, int]
+    """{bits: instances decided at that precision}"""
+    max_error_lo: Fraction | None
+    """max |y - t| >= this (Fraction) or None"""
+    max_error_hi: Fraction | None
+    """max |y - t| <= this (Fraction) or None"""
+    worst: BallInstance | None
+    """The BallInstance with the largest error_hi, or None"""
+    failures: list[BallInstance]
+    """The first failing instances (list of BallInstance)"""
+    undecided_instances: list[BallInstance]
+    """The first undecided instances (list of BallInstance)"""
+    method: str
+    """'family, ball arithmetic' or 'brute force, ball arithmetic'"""
+    task: str
+    """The task, as the CLI's 'task:' line"""
+    model: str
+    """The head's description"""
+    feature_map: str
+    """'elu1', 'exp' or 'softmax'"""
+    def __bool__(self) -> bool: ...
+
+class BoundResult:
+    """A certified lower bound r >= bound on the feature rank of models solving T(m,n), as `kernelrank bound` reports it for one m."""
+
+    m: int
+    """Token width"""
+    n: int
+    """Sequence length"""
+    bound: int
+    """The certified bound (int): every model solving T(m,n) has r >= bound"""
+    source: str
+    """Which argument gives it: 'code', 'order', ... (as the CLI prints)"""
+    description: str
+    """One line for people about the winning source"""
+    construction: str
+    """The code construction (str) when the code bound wins, else None"""
+    rule: str
+    """The rule of the certificate (as the CLI's JSON 'rule')"""
+    rows: str | None
+    """Rows of the winning code construction, or None"""
+    sources: list[tuple[str, int, str]]
+    """(source, bound, detail) for every source that gave a bound"""
+    certificate: str
+    """The certificate text (verified by the checker library)"""
+    certificate_path: str | None
+    """Where the certificate was written, or None"""
+    message: str
+    """The CLI's sentence about the written certificate ('' if none)"""
+    r: int | None
+    """The r asked about (int), or None"""
+    r_ruled_out: bool | None
+    """Whether r < bound (bool), or None"""
+    model_class: str
+    """'NK' or 'PF'"""
+    position_dependent: bool
+    """Bound for position-dependent maps"""
+    def __int__(self) -> int: ...
+
+class CertifyResult:
+    """The best rank bound an explicit family supports, as `kernelrank certify` reports it."""
+
+    found: bool
+    """Whether the family supports a bound (bool)"""
+    bound: int | None
+    """The certified bound r >= bound (int, the checker's number), or None"""
+    rule: str | None
+    """'trace', 'shifted-trace' or 'dominance', or None"""
+    rows: int
+    """Rows of the bound (int)"""
+    steps_supported: int
+    """Domination steps the family supports (int)"""
+    steps_used: int
+    """Steps the rows' chains use (int)"""
+    trace_value: Fraction | None
+    """T (or T_W) of the trace rules (Fraction), or None"""
+    shift: str | None
+    """t of W = t J (shifted trace, Fraction), or None"""
+    why_not: list[str]
+    """Why there is no bound (list of str)"""
+    incomplete_count: int
+    """Incomplete patterns in the family (int)"""
+    incomplete: list[str]
+    """The first incomplete patterns, as the CLI words them (list of str)"""
+    family: str
+    """The family file (str)"""
+    m: int
+    """Token width of the family"""
+    n: int
+    """Sequence length of the family"""
+    instances: int
+    """Instances in the family (int)"""
+    lost_steps: list[str] | None
+    """The first steps of the baseline the family no longer supports (list of str), or None without a baseline"""
+    lost_steps_count: int | None
+    """How many steps of the baseline are lost (int), or None"""
+    certificate: str | None
+    """The certificate text (verified by the checker library), or None without a bound"""
+    certificate_path: str | None
+    """Where the certificate was written, or None"""
+    message: str
+    """The CLI's sentence about the written certificate ('' if none)"""
+    def __bool__(self) -> bool: ...
+
+class CheckResult:
+    """The independent checker's verdict on a certificate (what kernelrank-check prints)."""
+
+    verified: bool
+    """True exactly when the checker prints 's VERIFIED'"""
+    status: str
+    """The checker's status line, 's VERIFIED' or 's NOT VERIFIED'"""
+    message: str
+    """The checker's error lines ('FILE:LINE: error: MESSAGE'), '' when verified"""
+    output: str
+    """Everything kernelrank-check prints on stdout"""
+    bound: int | None
+    """The bound r >= bound the rule gives (int), or None"""
+    claim: int | None
+    """The certificate's claimed bound (int), or None"""
+    exit_code: int
+    """kernelrank-check's exit code: 0, 1, 2 or 4 (internal error)"""
+    path: str
+    """The certificate file"""
+    def __bool__(self) -> bool: ...
+
+class ConstructResult:
+    """An exact relu head for a family (graded complement detectors), as `kernelrank construct` reports it."""
+
+    family: str
+    """The family file (str)"""
+    instances: int
+    """Instances in the family (int)"""
+    queries: int
+    """Distinct queries of the family (int)"""
+    r: int
+    """Features of the head: one per query (int)"""
+    activation: str
+    """The feature map: 'relu'"""
+    slope: Fraction
+    """Slope a of the key features (Fraction)"""
+    diagonal: Fraction
+    """Query feature B on the query's own detector (Fraction)"""
+    candidates: int
+    """(a, B) pairs evaluated (int)"""
+    solves: bool
+    """Whether the model text, read back, solves the family exactly (bool)"""
+    failing: int
+    """Failing instances (int)"""
+    max_error: Fraction | None
+    """The exact max error (Fraction), or None"""
+    worst: Instance | None
+    """An Instance attaining max_error, or None"""
+    failures: list[Instance]
+    """The first failing instances (list of Instance)"""
+    model_text: str
+    """The model file's text (kind=parametric), written or not"""
+    model_path: str | None
+    """Where the model was written (only when it solves), or None"""
+    def __bool__(self) -> bool: ...
+
+class Counterexample:
+    """What `kernelrank counterexample` finds: a failing instance (or why there is none)."""
+
+    path: str
+    """How it was found: 'proof-guided', 'exhaustive' or 'none'"""
+    failing: Instance | None
+    """The failing Instance (exact output and error), or None"""
+    construction: str
+    """Rows the proof-guided path used"""
+    explanation: str
+    """The violated ratio, chain link and inequality"""
+    fallback_reason: str
+    """Why the proof-guided path did not decide ('' if it did)"""
+    kernel_entries: int
+    """Kernel values the proof-guided path evaluated"""
+    solves: bool
+    """True when an exhaustive search proved that none exists"""
+    task: str
+    """The task searched, e.g. 'T(24,3)'"""
+    model: str
+    """The model's description"""
+    out: str | None
+    """The one-line family file written (out=), or None"""
+
+class Error(Exception):
+    """Base class of every error kernelrank raises; the message is the text the CLI prints."""
+
+class EvalResult:
+    """The exact report of kernelrank.evaluate (the CLI's `eval` report). Counts are Python ints, exact values fractions.Fraction."""
+
+    solves: bool
+    """True when no instance fails (every error < 1/2)"""
+    instances: int
+    """Instances evaluated (int)"""
+    failing: int
+    """Failing instances, undefined ones included (int)"""
+    undefined: int
+    """Instances with a zero denominator (int)"""
+    negative_solved: int
+    """Solved instances whose denominator is negative (int; signed kernels)"""
+    negative_example: Instance | None
+    """The first of them (Instance), or None"""
+    max_error: Fraction | None
+    """Exact largest error over the defined outputs (Fraction), None if there is none"""
+    error_rate: Fraction
+    """failing / instances (Fraction)"""
+    worst: Instance | None
+    """An Instance attaining max_error, or None"""
+    failures: list[Instance]
+    """The first failing instances (list of Instance)"""
+    method: str
+    """'family', 'brute force', 'token set' or 'profiles'"""
+    task: str
+    """The task, as the CLI's 'task:' line"""
+    model: str
+    """The model's description, as the CLI's 'model:' line"""
+    model_class: str
+    """The model class (e.g. 'PF')"""
+    class_detail: str
+    """Why the model is in its class"""
+    def __bool__(self) -> bool: ...
+
+class GeneratedSets:
+    """Disjoint train and test instance sets, as `kernelrank generate` draws them."""
+
+    train: list[Instance]
+    """Training instances (list of Instance, with targets)"""
+    test: list[Instance]
+    """Test instances (list of Instance), disjoint from train"""
+    files: list[str]
+    """The files written (out=), in the CLI's order"""
+    m: int
+    """Token width"""
+    n: int
+    """Sequence length"""
+    source: str
+    """Where the tokens come from"""
+
+class IndependentAnswers:
+    """Queries whose answers vary independently over the contexts: values**queries <= D"""
+
+    queries: int
+    """Number of queries q"""
+    values: int
+    """Values each answers, s + 1"""
+    s: int
+    """s"""
+    product: int
+    """(s+1)**q (int)"""
+    log2: tuple[int, int]
+    """(floor, ceil) of log2 of the product"""
+    query_tokens: list[str]
+    """The queries (str tokens)"""
+    value_sets: list[list[int]]
+    """Each query's answers (ints)"""
+    verified: str
+    """How the independence was verified"""
+    block_weight: int | None
+    """The cube: coordinates per disjoint block query (0: none); a family: None"""
+    witness_contexts: str | None
+    """A family: the contexts that witness the answers; the cube: None"""
+
+class InputError(Error, ValueError):
+    """Malformed input: the message is 'FILE:LINE: error: MESSAGE' (line 0: the whole file), as the CLI prints it; attributes file and line (exit code 2)."""
+
+    file: str
+    line: int
+    column: int
+
+class Instance:
+    """One Min-IP instance: the tokens x_1..x_n, the queried position and the target min_j <x_query, x_j>.
+
+For an evaluated instance, output and error are the exact model output y and |y - target| as fractions.Fraction (None when the output is undefined: zero denominator), and fails says whether error >= 1/2 or undefined. For an instance that was only generated, output, error and fails are None."""
+
+    tokens: str
+    """The tokens as 0/1 strings, coordinate 1 first (list of str)"""
+    query: int
+    """The queried position, 1-based as the CLI prints it (int)"""
+    target: int
+    """The Min-IP target min_j <x_query, x_j> (int)"""
+    output: Fraction | None
+    """Exact model output (Fraction), or None"""
+    error: Fraction | None
+    """Exact |output - target| (Fraction), or None"""
+    fails: bool
+    """True when error >= 1/2 or the output is undefined; None when not evaluated"""
+
+class InternalError(Error, RuntimeError):
+    """A failed internal consistency check: a bug, please report it (exit code 4)."""
+
+class MinRankCell:
+    """One (m, class, r) cell of the min-rank table."""
+
+    r: int
+    """Features"""
+    status: str
+    """'model found and verified', 'refuted-certified', 'refuted-exact (not checker-verified)', 'refuted-corroborated', 'refuted-Z3-only', 'refuted-inherited' or 'unknown'"""
+    label: str
+    """The search's label"""
+    detail: str
+    """Why"""
+    seconds: float
+    """Wall-clock seconds of the cell"""
+    files: list[str]
+    """Model files written (models_dir)"""
+    inherited_from: str | None
+    """For refuted-inherited: the status at m-1, else None"""
+
+class MinRankResult:
+    """The table of minimal feature ranks for T(m,3), as `kernelrank min-rank` reports it."""
+
+    n: int
+    """Sequence length (3)"""
+    z3_version: str
+    """The linked Z3"""
+    rows: list[MinRankRow]
+    """The MinRankRows, m ascending, per class"""
+    settled: bool
+    """Every row is settled"""
+    unknown_resource_only: bool
+    """Not settled, and every open cell ran out of a budget (the CLI's exit 3)"""
+
+class MinRankRow:
+    """One row (m, class) of the min-rank table."""
+
+    m: int
+    """Token width"""
+    model_class: str
+    """'NK' or 'PF'"""
+    lower: int
+    """Proved: r(m) >= lower"""
+    upper: int | None
+    """A verified model has this many features, or None"""
+    settled: bool
+    """lower == upper"""
+    min_r: str
+    """The table's 'min r': '3', '2..4' or '>= 2'"""
+    seconds: float
+    """Wall-clock seconds of the row"""
+    cells: list[MinRankCell]
+    """The MinRankCells, in the order decided"""
+
+class OutputError(Error, OSError):
+    """An output file that cannot be written (exit code 2)."""
+
+class ResourceError(Error, MemoryError):
+    """A run refused up front because it would exceed a size, time or memory limit; the message says what it would need (exit code 3)."""
+
+class SearchModel:
+    """The model a search found, re-verified exactly on the original task (the CLI's JSON 'model', its evaluation flattened)."""
+
+    source: str
+    """Where the model came from"""
+    kernel_rank: int
+    """Exact rank of its kernel table (int)"""
+    class_check: str
+    """The class check, as printed"""
+    solves: bool
+    """Whether it solves the task (exactly)"""
+    method: str
+    """Evaluation method ('brute force', ...)"""
+    instances: int
+    """Instances evaluated (int)"""
+    failing: int
+    """Failing instances (int)"""
+    undefined: int
+    """Zero-denominator instances (int)"""
+    max_error: Fraction | None
+    """Exact max error (Fraction) or None"""
+    error_rate: Fraction
+    """failing / instances (Fraction)"""
+    worst: Instance | None
+    """An instance at the max error, or None"""
+    failures: list[Instance]
+    """The first failing instances"""
+    format: str
+    """Format of text: 'text' or 'json'"""
+    text: str
+    """The tabular model file's contents (what out= writes)"""
+    features_text: str
+    """The model in feature form (what features= writes)"""
+    file: str | None
+    """Where the tabular model was written, or None"""
+    features_file: str | None
+    """Where the feature form was written, or None"""
+
+class SearchResult:
+    """One search cell (task, r, class) as `kernelrank search` reports it: the verdict, its honest label, the model found."""
+
+    task: str
+    """The task, described"""
+    m: int
+    """Token width"""
+    n: int
+    """Sequence length"""
+    r: int
+    """Features asked for"""
+    model_class: str
+    """'NK' or 'PF'"""
+    row_instances: int
+    """Deduplicated row instances"""
+    verdict: str
+    """'found', 'refuted' or 'unknown'"""
+    label: str
+    """The label the CLI prints: 'found and verified', 'refuted (certified)', 'refuted (Z3 only)', ..."""
+    detail: str
+    """Why, in a sentence or two"""
+    status: str
+    """The label as a min-rank cell status: 'refuted-certified', 'refuted-Z3-only', ..."""
+    found: bool
+    """A model was found and verified exactly"""
+    refuted: bool
+    """r is refuted (see label: by what)"""
+    certified: bool
+    """The refutation has a certificate the checker verified"""
+    resource_limited: bool
+    """Unknown because a time, memory or rlimit budget ran out"""
+    solver_status: str
+    """How the search process ended"""
+    seconds: float
+    """Wall-clock seconds"""
+    z3_version: str
+    """The linked Z3"""
+    solver: str
+    """'z3', 'cvc5' or 'both'"""
+    cvc5_version: str
+    """cvc5's version when it ran"""
+    order_argument: dict[str, Any] | None
+    """The order argument (dict, as the CLI's JSON), or None"""
+    bound: int | None
+    """A certified rank bound r >= bound, or None"""
+    bound_construction: str | None
+    """Its code construction, or None"""
+    bound_rows: int | None
+    """Its rows (int), or None"""
+    certificate_rule: str | None
+    """Rule of the certificate refuting r, or None"""
+    certificate: str | None
+    """The checker-verified certificate text refuting r, or None"""
+    certificate_path: str | None
+    """Where it was written, or None"""
+    certificate_message: str
+    """The CLI's sentence about the written certificate ('' if none)"""
+    z3: list[dict[str, Any]]
+    """The SMT attempts (dicts, as the CLI's JSON)"""
+    heuristic: dict[str, Any] | None
+    """The proposal search (dict: restarts, best_max_error_double, accepted) or None"""
+    model: SearchModel | None
+    """The SearchModel found, or None"""
+    def __bool__(self) -> bool: ...
+
+class TrainResult:
+    """What `kernelrank train` wrote to out"""
+
+    out: str
+    """The output directory"""
+    report_path: str
+    """out/report.json"""
+    train_family: str
+    """The training family"""
+    test_family: str | None
+    """The test family, or None"""
+    models: list[TrainedModel]
+    """One TrainedModel per model of the grid"""
+
+class TrainedModel:
+    """One trained model of report.json"""
+
+    name: str
+    """e.g. 'relu-r8-s1'"""
+    feature: str
+    """Feature map: relu, square, softmax"""
+    r: int
+    """Features (int)"""
+    seed: int
+    """Seed (int)"""
+    d: int
+    """Value width"""
+    positions: int
+    """Positions (0: shared maps)"""
+    epochs: int
+    """Epochs at most"""
+    lr: float
+    """Learning rate"""
+    final_loss: float
+    """Final training loss (float)"""
+    recipe: dict[str, Any]
+    """The recipe record (dict)"""
+    files: dict[str, Any]
+    """File names in out (dict)"""
+    timing: dict[str, Any]
+    """Seconds of training and verification"""
+    safetensors: str
+    """Path of the weights"""
+    model: str | None
+    """Path of the .model file, or None"""
+    train: TrainedSplit
+    """The training split (TrainedSplit)"""
+    test: str | None
+    """The test split (TrainedSplit), or None"""
+
+class TrainedSplit:
+    """One split (train or test) of a trained model: the float figures and the decided verdict, as report.json records it"""
+
+    instances: int
+    """Instances (int)"""
+    float_failing: int
+    """Failing in floating point (int)"""
+    float_error_rate: float
+    """float"""
+    float_accuracy: float
+    """float"""
+    method: str
+    """How the verdict was decided"""
+    verdict: str
+    """The decided verdict"""
+    solves: bool
+    """The verdict says the head solves the split"""
+    failing: int
+    """Decided failing instances (int)"""
+    undefined: int
+    """Zero denominators (int)"""
+    undecided: int
+    """Undecided (softmax; int)"""
+    error_rate: Fraction
+    """Decided error rate (Fraction)"""
+    max_error: Fraction | None
+    """Max error (Fraction; softmax: an upper bound), or None"""
+    max_error_lo: Fraction
+    """softmax: the lower end of the max error's enclosure (Fraction), else None"""
+    first_failure: dict[str, Any] | None
+    """dict instance, target, output (Fraction; softmax: str), or None"""
+    disagreements: int
+    """Float/decided disagreements (int)"""
+    disagreement_list: list[dict[str, Any]]
+    """The listed disagreements (dicts, exact outputs as Fraction)"""
+    def __bool__(self) -> bool: ...
+
+class TranscriptResult:
+    """The transcript bound (theory.md L7), as `kernelrank transcript` reports it."""
+
+    task: str
+    """'cube' or 'family'"""
+    family: str | None
+    """The family file, or None"""
+    m: int
+    """Token width"""
+    n: int
+    """Sequence length"""
+    contexts: int
+    """Contexts (int)"""
+    queries: int
+    """Queries (int)"""
+    answer_vectors: int
+    """D (int): exact when exact, else a lower bound"""
+    exact: bool
+    """Whether answer_vectors is D exactly"""
+    method: str | None
+    """The cube's count method, or None"""
+    cross_checked: bool | None
+    """The cube: both counts ran and agree (bool); a family: None"""
+    log2: tuple[int, int] | None
+    """(floor, ceil) of log2 D, or None"""
+    min_bits: int | None
+    """Bits a transcript needs at least (int), or None"""
+    instances: str | None
+    """A family: instances, or None"""
+    pairs: str | None
+    """A family: distinct (query, context) pairs, or None"""
+    grid: bool | None
+    """A family: every context meets the same queries (bool), or None"""
+    clique: str | None
+    """A family: pairwise-conflicting contexts (lists of str), or None"""
+    clique_source: str | None
+    """How the clique was found (non-grid families), or None"""
+    transcripts_upper: int | None
+    """A family: an upper bound on D from a colouring (int), or None"""
+    independent: IndependentAnswers
+    """The independent answers (IndependentAnswers)"""
+    seconds: float
+    """Wall-clock time, for display"""
+
+class TransitionResult:
+    """The phase transition of Min-IP at width m, as `kernelrank transition` reports it."""
+
+    m: int
+    """Token width"""
+    consistent: bool
+    """Every step came out as theory.md predicts (bool)"""
+    small_n: list[dict[str, Any]]
+    """n = 1 and 2: dicts n, min_rank (1), method, max_error (Fraction, 0), instances (int) of the rank1-mean model"""
+    lower_bound: int
+    """n = 3: the certified lower bound on r (int)"""
+    lower_construction: str
+    """The code construction that certifies it"""
+    lower_rows: int
+    """Rows of that construction"""
+    lower_rule: str
+    """Its rule (trace, dominance)"""
+    upper_bound: int
+    """n = 3: 2**m, the product realisation's features (int)"""
+    product_max_error: Fraction
+    """The product realisation's max error on T(m,3) (Fraction)"""
+    product_method: str
+    """'brute force' or 'profiles of its kernel'"""
+    rank1_failure: Instance
+    """An instance of T(m,3) that rank 1 fails (Instance)"""
+    softmax_base: int | None
+    """The smallest integer base for which dense softmax solves T(m,3), or None"""
+    softmax_max_error: Fraction | None
+    """Its max error (Fraction), or None"""
+    certificate: str | None
+    """The n = 3 lower bound's certificate text when written, else None"""
+    certificate_path: str | None
+    """Where it was written, or None"""
+    message: str
+    """The CLI's sentence about the written certificate ('' if none)"""
+    def __bool__(self) -> bool: ...
+
+class UsageError(Error, ValueError):
+    """An impossible or inconsistent parameter (the CLI's exit code 2)."""
+
+class WitnessResult:
+    """A witness family, whose solution alone forces the certified bound, and its certificate, as `kernelrank witness` reports them."""
+
+    found: bool
+    """Whether the family supports a bound (bool)"""
+    bound: int | None
+    """The certified bound r >= bound (int, the checker's number), or None"""
+    rule: str | None
+    """'trace', 'shifted-trace' or 'dominance', or None"""
+    rows: int
+    """Rows of the bound (int)"""
+    steps_supported: int
+    """Domination steps the family supports (int)"""
+    steps_used: int
+    """Steps the rows' chains use (int)"""
+    trace_value: Fraction | None
+    """T (or T_W) of the trace rules (Fraction), or None"""
+    shift: str | None
+    """t of W = t J (shifted trace, Fraction), or None"""
+    why_not: list[str]
+    """Why there is no bound (list of str)"""
+    incomplete_count: int
+    """Incomplete patterns in the family (int)"""
+    incomplete: list[str]
+    """The first incomplete patterns, as the CLI words them (list of str)"""
+    m: int
+    """Token width of the family"""
+    n: int
+    """Sequence length"""
+    construction: str
+    """The code whose chains the family holds ('lexicode m=12 w=6 d=6', ...)"""
+    instances: int
+    """Instances in the family (int)"""
+    code_rows: int
+    """Code rows the family holds (int)"""
+    rows_left_out: int
+    """Code rows left out by max_instances (int)"""
+    family: str | None
+    """The family file written, or None"""
+    family_text: str
+    """The family file's text"""
+    certificate: str
+    """The certificate text (verified by the checker library)"""
+    certificate_path: str | None
+    """Where the certificate was written, or None"""
+    def __int__(self) -> int: ...
+
+def bound(
+    m: int,
+    *,
+    n: int = 3,
+    r: int | None = None,
+    code: str | os.PathLike[str] | None = None,
+    position_dependent: bool = False,
+    model_class: str = 'NK',
+    mode: str = 'first',
+    certificate: str | os.PathLike[str] | None = None,
+    seed: int = 1,
+    effort: int = 1,
+    subset: bool = True,
+) -> BoundResult:
+    """The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult.
+
+    The same computation as `kernelrank bound` for one m: every source (code bound, order
+    argument, inheritance, linear dependence, one row) is tried, and each candidate
+    certificate is verified in memory by the independent checker's library before it can win.
+      r=R              also say whether R features are ruled out (r_ruled_out); R >= 0
+      code=PATH        use only this code (own tokens) and its subsets
+      model_class      "NK" or "PF"; position_dependent=True bounds position-dependent maps
+      certificate=PATH write the certificate there, atomically
+      seed, effort     the randomised constructions: the first seed (0..2**64-1) and the seeds
+                       per construction (0..1000); subset=False certifies whole codes only
+    An argument of the wrong type raises TypeError, a value outside its range (or m, n outside
+    the library's) kernelrank.UsageError, each naming the argument.
+
+    Example:
+      >>> b = kernelrank.bound(24, certificate="build/bound-m24.cert")
+      >>> b.bound, b.source
+    """
+
+def certify(
+    family: str | os.PathLike[str],
+    *,
+    certificate: str | os.PathLike[str] | None = None,
+    baseline: str | os.PathLike[str] | None = None,
+    position_dependent: bool = False,
+    incomplete: int = 10,
+) -> CertifyResult:
+    """The best rank bound a family file supports; returns a CertifyResult.
+
+    The same computation as `kernelrank certify`: the domination steps the family supports, the
+    rows chosen and the exact trace, shifted-trace or dominance bound for NK models solving the
+    family. When a bound is found its certificate is verified in memory by the independent
+    checker's library (always; the CLI only when it writes one), so `bound` is the checker's
+    number.
+      certificate=PATH    also write the certificate there, atomically
+      baseline=PATH       an earlier certificate: list its steps the family no longer supports
+      position_dependent  bound position-dependent models (every arrangement of S3 needed)
+      incomplete          how many incomplete patterns and lost steps to list (default 10)
+    found is False (and bound None) when the family supports no bound; why_not says why.
+
+    Example:
+      >>> c = kernelrank.certify("instances/witness-m24.family")
+      >>> c.bound, c.rule
+    """
+
+def check_certificate(
+    path: str | os.PathLike[str],
+    family: str | os.PathLike[str] | None = None,
+    *,
+    threads: int = 0,
+) -> CheckResult:
+    """Check a certificate with the independent checker's library; returns a CheckResult.
+
+    The same check as `kernelrank-check CERT [FAMILY]` (the checker shares no code with the
+    producer). A certificate that is wrong or malformed is not an exception: verified is False,
+    status is 's NOT VERIFIED' and message holds the checker's error lines. A path that cannot
+    be read raises kernelrank.InputError ('PATH:0: error: cannot open the file'). family= is
+    the family file of a family certificate. threads: worker threads, 0..1024 as the checker
+    takes them, 0 for all hardware threads.
+
+    Example:
+      >>> kernelrank.check_certificate("build/bound-m24.cert").verified
+      True
+    """
+
+def construct(
+    family: str | os.PathLike[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    slope: str | int | Fraction | None = None,
+    diagonal: str | int | Fraction | None = None,
+) -> ConstructResult:
+    """An exact relu head for a family; returns a ConstructResult.
+
+    The same computation as `kernelrank construct`: the graded complement-detector head, one
+    feature per distinct query (r = queries), decided by the exact evaluation of its own model
+    text read back.
+      out=PATH     write the model file there, only when it solves the family
+      slope        a >= 0 of the key features, an exact number (str, int or Fraction);
+                   default: chosen by exact evaluation
+      diagonal     B > 0, the query feature on its own detector; default: chosen
+
+    Example:
+      >>> c = kernelrank.construct("instances/witness-m24.family", out="w24.model")
+      >>> c.r, c.solves, c.max_error
+    """
+
+def counterexample(
+    model: str | os.PathLike[str] | Mapping[str, Any] | _SupportsStateDict | None = None,
+    *,
+    builtin: str | None = None,
+    base: str | int | Fraction | None = None,
+    activation: str | None = None,
+    name: str = '<dict>',
+    positions: int | None = None,
+    m: int | None = None,
+    n: int = 3,
+    family: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+) -> Counterexample:
+    """Find a failing instance for a model, guided by the proof; returns a Counterexample.
+
+    As `kernelrank counterexample`: the model is a path, builtin=NAME (with m, base), a dict
+    of arrays or a module with state_dict() (see evaluate). The task is T(m,n) (m in 1..4096, None: the model's width), or
+    family=PATH. out=PATH writes the failing instance as a one-line family file (atomically).
+
+    Example:
+      >>> c = kernelrank.counterexample(builtin="softmax", base=2, m=6)
+      >>> c.failing.fails
+      True
+    """
+
+def evaluate(
+    model: str | os.PathLike[str] | Mapping[str, Any] | _SupportsStateDict | None = None,
+    *,
+    builtin: str | None = None,
+    base: str | int | Fraction | None = None,
+    activation: str | None = None,
+    name: str = '<dict>',
+    positions: int | None = None,
+    layout: str | None = None,
+    feature_map: str | None = None,
+    precision: int | None = None,
+    max_precision: int | None = None,
+    m: int | None = None,
+    n: int = 3,
+    mode: str = 'first',
+    family: str | os.PathLike[str] | None = None,
+    tokens: str | os.PathLike[str] | None = None,
+    threads: int = 0,
+    failures: int = 10,
+    max_instances: int = 17179869184,
+    profiles: bool = False,
+    brute_force: bool = False,
+    cross_check: bool = False,
+    max_profile_work: float = 10000000000.0,
+) -> EvalResult | BallResult:
+    """Evaluate a model as `kernelrank eval` does; returns an EvalResult, or a BallResult for a
+    head with transcendental features (elu1, exp, softmax).
+
+    The model is one of:
+      * a path (str or os.PathLike) to any model file the CLI's eval accepts: text, JSON
+        tabular or a safetensors head;
+      * builtin="rank1-mean" | "softmax" | "product" (with base=, an exact number given as
+        str, int or Fraction, for softmax and product; default 3), for width m;
+      * a dict {tensor name: array}: numpy arrays, torch tensors (a state_dict) or nested
+        lists of float/int. Every float is taken as the exact dyadic rational it denotes; the
+        dict is read by the same reader as the .safetensors file with those tensors, so the
+        model and every error message are the file's (name= is the file name messages use).
+        Without layout=, the tensors are in kernelrank's layout (query.weight, query.bias, ...,
+        readout_e.bias; docs/model-format.md §11) with activation="relu" (default), "square"
+        or "identity" (signed features; positions=n and pos<p>. names for a position-dependent
+        head), or any feature map of feature_map=. A "__metadata__" entry (dict of str) replaces
+        these arguments;
+      * a torch.nn.Module (anything with a state_dict() method): its state_dict(), read as
+        the dict above, so evaluate(module) and evaluate(module.state_dict()) agree.
+
+    layout="kernelrank" | "fast-transformers" | "performer" | "torch" reads a safetensors head
+    (file or dict) in that library's tensor names (docs/model-format.md §12); feature_map=
+    "relu" | "square" | "identity" | "taylor2" | "elu1" | "exp" | "softmax" overrides the
+    layout's default. Rational maps are evaluated exactly (an EvalResult); elu1, exp and
+    softmax with ball arithmetic (a BallResult): each output is enclosed in [lo, hi], exact
+    dyadic bounds, starting at precision= bits (default 64) and doubling for the undecided
+    instances up to max_precision= (default 4096); what stays open is reported as undecided,
+    never as a verdict.
+
+    The task: family=PATH (a family file), tokens=PATH (all length-n sequences over the words
+    of a code file; exact models only), or else the cube task T(m,n) (m defaults to the
+    model's width). mode is "first", "last" or "all". Brute force, overlap profiles
+    (profiles=True, or automatically when brute force is too large) and cross_check=True work
+    as in the CLI; threads=0 uses every hardware thread (the result does not depend on it).
+
+    Example:
+      >>> r = kernelrank.evaluate(builtin="softmax", base=3, m=4, n=3)
+      >>> r.solves, r.max_error
+      (True, Fraction(2, 5))
+    """
+
+def generate_family(
+    m: int = 24,
+    *,
+    n: int = 3,
+    mode: str = 'first',
+    code: str | os.PathLike[str] | None = None,
+    golay: str | None = None,
+    seed: int = 1,
+    train: int = 1000,
+    test: int = 1000,
+    out: str | os.PathLike[str] | None = None,
+    format: str = 'all',
+) -> GeneratedSets:
+    """Seeded, disjoint train/test instance sets with Min-IP targets; returns GeneratedSets.
+
+    As `kernelrank generate`: tokens uniformly random of width m, or the words of code=PATH,
+    or golay="octads" | "dodecads". mode "all" draws a random query position. With out=PREFIX
+    (the CLI's output prefix) the same files are written, atomically: PREFIX-train.family,
+    PREFIX-train.csv, PREFIX-train.jsonl and the same for test (format= "family", "csv",
+    "jsonl" or "all"). The sets depend only on the arguments (seed included: 0..2**64-1);
+    train and test take at most 10,000,000 instances each.
+
+    Example:
+      >>> g = kernelrank.generate_family(8, train=5, test=5, seed=7)
+      >>> len(g.train), g.train[0].target
+    """
+
+def min_rank(
+    m_max: int = 4,
+    *,
+    model_class: str = 'both',
+    rlimit: int = 0,
+    timeout: int = 120,
+    memory: int = 8192,
+    models_dir: str | os.PathLike[str] | None = None,
+    save_smt2: str | os.PathLike[str] | None = None,
+    r_max: int = 8,
+    seed: int = 1,
+    restarts: int = 4,
+    iterations: int = 20000,
+    cross_check_seconds: int = 60,
+    heuristic_share: float = 0.5,
+    no_cross_check: bool = False,
+    verbose: bool = False,
+    threads: int = 0,
+) -> MinRankResult:
+    """The table of minimal feature ranks r(m) for T(m,3), m = 1..m_max; returns a
+    MinRankResult.
+
+    The same sweep as `kernelrank min-rank` (docs/min-rank.md): each row starts at r(m-1)
+    (monotonicity) and every cell is one search (kernelrank.search) with its honest status.
+      m_max (1..7), r_max (1..64)   the widths and the largest r tried per row
+      model_class                   "NK", "PF" or "both"
+      timeout, memory, rlimit       per cell: seconds (0: none), MiB (0: none), Z3's rlimit
+      models_dir=PATH               write the minimal models found there (an existing folder)
+      threads                       cells searched at once (0: all); the table is the same
+    Each cell's solver side runs in a child process forked from this one (no executable is
+    run); progress lines go to stderr when it is a terminal or verbose=True (set_progress
+    turns them off).
+
+    Example:
+      >>> t = kernelrank.min_rank(3, model_class="NK", timeout=10)
+      >>> [(row.m, row.min_r) for row in t.rows]
+    """
+
+def search(
+    m: int | None = None,
+    r: int | None = None,
+    *,
+    n: int = 3,
+    model_class: str = 'NK',
+    family: str | os.PathLike[str] | None = None,
+    mode: str = 'first',
+    rlimit: int = 0,
+    timeout: int = 60,
+    memory: int = 8192,
+    out: str | os.PathLike[str] | None = None,
+    format: str = 'text',
+    features: str | os.PathLike[str] | None = None,
+    certificate: str | os.PathLike[str] | None = None,
+    save_smt2: str | os.PathLike[str] | None = None,
+    solver: str = 'z3',
+    seed: int = 1,
+    restarts: int = 4,
+    iterations: int = 20000,
+    max_rounds: int = 400,
+    plain: bool = False,
+    no_exact: bool = False,
+    no_heuristic: bool = False,
+    no_z3: bool = False,
+    no_lemmas: bool = False,
+    no_symmetry: bool = False,
+    no_isolate: bool = False,
+    cross_check_seconds: int = 60,
+    heuristic_share: float = 0.5,
+    no_cross_check: bool = False,
+    no_certificate: bool = False,
+    verbose: bool = False,
+) -> SearchResult:
+    """Find (exactly verified) or refute a rank-r NK/PF model of T(m,n) or of a family;
+    returns a SearchResult.
+
+    The same pipeline as `kernelrank search` (docs/search.md): exact arguments first (r = 0,
+    the order argument, a certified rank bound), then a floating-point proposal search
+    completed exactly, then Z3 (or cvc5) on a growing subset of the row instances. Every
+    model is re-verified exactly; the label says what backs a refutation ('refuted
+    (certified)', 'refuted (corroborated: ...)', 'refuted (Z3 only)').
+      m (1..8), n      the cube task T(m,n); or family=PATH (a family file)
+      r                features (required, 0..64); model_class "NK" or "PF"
+      timeout, memory  seconds (0: none) and MiB (0: none) of the search process; rlimit: Z3's
+      out, format      write the model found (tabular, "text" or "json"); features=PATH its
+                       feature form; certificate=PATH the checker-verified refutation
+      solver           "z3", "cvc5" (the cvc5 executable on PATH) or "both"
+      seed, restarts, iterations, max_rounds, heuristic_share, cross_check_seconds: budgets
+      no_exact, no_heuristic, no_z3, no_lemmas, no_symmetry, no_cross_check, no_certificate,
+      plain: as the CLI's flags; no_isolate=True runs in this process (no memory cap)
+    The solver side runs in a child process forked from this one (no executable is run but
+    cvc5's); progress lines go to stderr when it is a terminal or verbose=True (set_progress
+    turns them off).
+
+    Example:
+      >>> s = kernelrank.search(4, 1, timeout=10)
+      >>> s.refuted, s.label
+    """
+
+def set_progress(
+    enabled: bool,
+) -> None:
+    """Turn the progress lines that long runs print on stderr on or off (enabled: a bool; off is the CLI's quiet option).
+    """
+
+def train(
+    family: str | os.PathLike[str] | None = None,
+    *,
+    train: str | os.PathLike[str] | None = None,
+    test: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    r: int | Sequence[int] | None = None,
+    feature: str | Sequence[str] | None = None,
+    seed: int | Sequence[int] | None = None,
+    recipe: str | None = None,
+    epochs: int | None = None,
+    batch: int | None = None,
+    bumps: int | None = None,
+    lr: float | None = None,
+    d: int | None = None,
+    position_dependent: bool = False,
+    loss: str | None = None,
+    band: float | None = None,
+    init: str | None = None,
+    init_noise: float | None = None,
+    constant_features: int | None = None,
+    freeze_constant_features: bool | None = None,
+    constant_query_bias: float | None = None,
+    polish: int | None = None,
+    last_step: bool = False,
+    temperature: float | None = None,
+    epsilon: float | None = None,
+    threads: int | None = None,
+    disagreements: int | None = None,
+) -> TrainResult:
+    """Train single heads with libtorch and decide each one exactly; returns a TrainResult.
+
+    Runs `kernelrank train` (the executable kernelrank-train, built when libtorch-dev is
+    installed; the environment variable KERNELRANK_TRAIN names another one) with these options
+    and reads the out/report.json it writes: one TrainedModel per (feature, r, seed), each split's
+    verdict exact for relu and square heads, rigorous (ball arithmetic) for softmax.
+      family=PATH or train=PATH [test=PATH]   the families (as generate_family writes them)
+      out=DIR        the output directory (required): weights, .model files, report.json
+      r, seed        an int or a list of ints (r: 1..4096); feature: a str or a list of str
+                     ("relu", "square", "softmax")
+      recipe         "witness" or "ood"; it sets the defaults of epochs, batch, bumps,
+                     init_noise, constant_query_bias and freeze_constant_features
+      lr, d, position_dependent, loss, band, init, constant_features, polish, last_step,
+      temperature, epsilon, threads, disagreements   as the CLI's options of the same names
+    Progress (set_progress): on, the trainer's stderr is copied to stderr; off, it runs quietly.
+    The trainer's errors raise the matching kernelrank exception with its message.
+
+    Example:
+      >>> t = kernelrank.train(family="w.family", out="build/t", r=4, epochs=200)
+      >>> m = t.models[0]; m.train.verdict, m.train.max_error
+    """
+
+def transcript(
+    m: int | None = None,
+    *,
+    n: int | None = None,
+    family: str | os.PathLike[str] | None = None,
+    method: str = 'auto',
+    cross_check: bool = False,
+) -> TranscriptResult:
+    """The finite-precision transcript bound (theory.md L7); returns a TranscriptResult.
+
+    The computation of `kernelrank transcript`, for the cube T(m,n) or a family file (give one
+    of m and family):
+      m, n          the cube's width and length (n: 3 when not given)
+      family=PATH   a family file instead (it has its own n)
+      method        the cube's count of answer vectors: "auto", "brute-force" or "antichains"
+      cross_check   the cube: run both counts, which must agree
+    An argument of the wrong type raises TypeError, a bad value kernelrank.UsageError, each
+    naming the argument.
+
+    Example:
+      >>> t = kernelrank.transcript(4)
+      >>> t.answer_vectors, t.min_bits
+    """
+
+def transition(
+    m: int = 24,
+    *,
+    certificate: str | os.PathLike[str] | None = None,
+) -> TransitionResult:
+    """The phase transition of Min-IP at width m; returns a TransitionResult.
+
+    The table of `kernelrank transition`: rank 1 is exact at n = 1, 2 (L1); at n = 3 the
+    certified lower bound (L4) <= r <= 2**m (the product realisation, L6), rank 1 fails, and
+    the smallest integer base of dense softmax (L5).
+      m                 token width, 2..4096
+      certificate=PATH  write the certificate of the n = 3 lower bound there (verified by the
+                        checker's library first; the bound reported is the checker's)
+    An argument of the wrong type raises TypeError, a value outside its range
+    kernelrank.UsageError, each naming the argument.
+
+    Example:
+      >>> t = kernelrank.transition(6)
+      >>> t.lower_bound, t.upper_bound, t.softmax_base
+    """
+
+def witness(
+    m: int = 24,
+    *,
+    n: int = 3,
+    code: str | os.PathLike[str] | None = None,
+    golay: str | None = None,
+    mode: str = 'first',
+    position_dependent: bool = False,
+    max_instances: int = 3000,
+    out: str | os.PathLike[str] | None = None,
+    certificate: str | os.PathLike[str] | None = None,
+) -> WitnessResult:
+    """A witness family for T(m,n) and its certificate; returns a WitnessResult.
+
+    The same computation as `kernelrank witness`: the instances along amplification chains of a
+    code whose solution alone forces the certified bound. The best of the constructions tried
+    wins: code=PATH (its words are the tokens), golay="octads" or "dodecads", or by default
+    lexicodes of weight m/2 (m in 1..65536; at m=24 this can take minutes, progress on stderr
+    as set_progress allows). The certificate is verified in memory by the independent checker's
+    library before anything is written; `bound` is the checker's number.
+      mode                "first" or "last": the query position
+      position_dependent  include every arrangement of S3's keys
+      max_instances       the largest family to build
+      out=PATH            write the family file there (else only family_text)
+      certificate=PATH    write the certificate there (else only the text)
+    An argument of the wrong type raises TypeError, a bad value kernelrank.UsageError, each
+    naming the argument.
+
+    Example:
+      >>> w = kernelrank.witness(12, out="w12.family", certificate="w12.cert")
+      >>> w.bound, w.instances
+    """
+

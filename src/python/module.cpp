@@ -29,8 +29,26 @@ Functions:
       a concrete failing instance (kernelrank counterexample)
   generate_family(m=24, *, n=3, ..., out=None)
       seeded disjoint train/test sets (kernelrank generate)
+  witness(m=24, *, out=None, certificate=None, ...)
+      a witness family and its verified certificate (kernelrank witness)
+  certify(family, *, certificate=None, ...)
+      the best bound a family supports, certified (kernelrank certify)
+  construct(family, *, out=None, ...)
+      an exact relu head for a family, when it solves it (kernelrank construct)
+  search(m, r, *, model_class="NK", family=None, ...)
+      find a model with r features or refute r (kernelrank search)
+  min_rank(m_max=4, *, model_class="both", ...)
+      the table of minimal ranks (kernelrank min-rank)
+  transition(m=24, *, certificate=None)
+      the phase-transition table n = 1, 2, 3 (kernelrank transition)
+  transcript(m=None, *, n=None, family=None, ...)
+      the transcript bound (kernelrank transcript)
+  train(family=None, *, out, r, feature, ...)
+      train heads with the trainer executable and decide each exactly (kernelrank train)
   set_progress(enabled)
       progress lines on stderr for long runs
+
+Type stubs (kernelrank.pyi beside the module) give every argument's type.
 
 Errors are kernelrank.Error subclasses: UsageError and InputError (ValueError),
 ResourceError (MemoryError), OutputError (OSError), InternalError (RuntimeError); their

@@ -10,7 +10,8 @@ if [ $# -ne 3 ]; then
   echo "usage: $0 KERNELRANK KERNELRANK_CHECK PYTHON_MODULE_DIR" >&2
   exit 2
 fi
-kr="$1" checker="$2" module_dir="$3"
+# Absolute paths: the notebook runs in a scratch directory.
+kr="$(realpath "$1")" checker="$(realpath "$2")" module_dir="$(realpath "$3")"
 here="$(cd "$(dirname "$0")" && pwd)"
 notebook="$here/../../examples/notebooks/verify-your-head.ipynb"
 for need in "jupyter-nbconvert:command -v jupyter-nbconvert" \
