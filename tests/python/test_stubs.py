@@ -8,6 +8,7 @@ as the first line of its docstring, and a class's attributes are its own namespa
 """
 
 import ast
+import inspect
 import os
 import unittest
 
@@ -87,6 +88,25 @@ class StubTest(unittest.TestCase):
                 own = {a for a in vars(cls) if not a.startswith("_")}
                 own |= {a for a in ("__int__", "__bool__", "__len__", "__iter__") if a in vars(cls)}
                 self.assertEqual(stub_members(node) - {"__repr__", "__init__"}, own)
+
+    def test_docstrings_mirror_the_module(self):
+        # The stubs repeat the module's docstrings for editors; they must not drift apart.
+        for name, function in public_functions().items():
+            with self.subTest(function=name):
+                body = inspect.cleandoc("\n".join(function.__doc__.splitlines()[1:]))
+                self.assertEqual(inspect.cleandoc(ast.get_docstring(self.functions[name])).strip(), body.strip())
+        for name, cls in public_classes().items():
+            if issubclass(cls, BaseException):
+                continue
+            node = self.classes[name]
+            with self.subTest(cls=name):
+                self.assertEqual(ast.get_docstring(node), inspect.cleandoc(cls.__doc__))
+                fields = {}
+                for a, b in zip(node.body, node.body[1:]):
+                    if isinstance(a, ast.AnnAssign) and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
+                        fields[a.target.id] = inspect.cleandoc(b.value.value)
+                for attr, doc in fields.items():
+                    self.assertEqual(doc, inspect.cleandoc(getattr(cls, attr).__doc__ or ""), attr)
 
     def test_the_stub_sits_next_to_the_module(self):
         # An editor finds stubs beside the extension module: same folder, the module's name.
