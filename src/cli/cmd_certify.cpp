@@ -4,6 +4,7 @@
 #include "family_output.hpp"
 
 #include "kernelrank/app/certify_job.hpp"
+#include "kernelrank/core/errors.hpp"
 
 #include <algorithm>
 #include <memory>
