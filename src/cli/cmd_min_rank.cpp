@@ -19,18 +19,15 @@ namespace {
 struct MinRankArgs {
   int m_max = 4;
   std::string model_class = "both";
-  unsigned long long rlimit = 0;
-  double timeout = 120;
-  std::size_t memory_mb = 8192;
+  // The options search and min-rank share, bound straight into the request's budget.
+  SearchBudget budget = [] {
+    SearchBudget b;
+    b.timeout = 120;  // per cell: a table has many
+    return b;
+  }();
   std::string models_dir;
-  std::string save_smt2;
   int r_max = 8;
-  std::uint64_t seed = 1;
-  int restarts = 4;
-  int iterations = 20000;
   bool no_cross_check = false;
-  double cross_check_seconds = 60;
-  double heuristic_share = 0.5;
   bool verbose = false;
   int threads = 0;
 };
@@ -39,16 +36,8 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
   MinRankRequest request;
   request.m_max = args.m_max;
   request.model_class = args.model_class;
-  request.budget.rlimit = args.rlimit;
-  request.budget.timeout = args.timeout;
-  request.budget.memory_mb = args.memory_mb;
-  request.budget.seed = args.seed;
-  request.budget.restarts = args.restarts;
-  request.budget.iterations = args.iterations;
+  request.budget = args.budget;
   request.budget.cross_check = !args.no_cross_check;
-  request.budget.cross_check_seconds = args.cross_check_seconds;
-  request.budget.heuristic_share = args.heuristic_share;
-  request.budget.save_smt2 = args.save_smt2;
   request.r_max = args.r_max;
   request.models_dir = args.models_dir;
   request.threads = args.threads;
@@ -104,24 +93,27 @@ void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& ac
       "min-rank", "Table of minimal feature ranks for T(m,3), m = 1..M (docs/min-rank.md)");
   cmd->add_option("--m-max", args->m_max, "Largest m")->capture_default_str();
   cmd->add_option("--class", args->model_class, "NK, PF or both")->capture_default_str();
-  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (0: none)")
+  cmd->add_option("--rlimit", args->budget.rlimit, "Z3 resource limit per check (0: none)")
       ->capture_default_str();
-  cmd->add_option("--timeout", args->timeout, "Wall-clock budget per cell in seconds (0: none)")
+  cmd->add_option("--timeout", args->budget.timeout,
+                  "Wall-clock budget per cell in seconds (0: none)")
       ->capture_default_str();
-  cmd->add_option("--memory", args->memory_mb, "Address-space limit of each search process in MiB")
+  cmd->add_option("--memory", args->budget.memory_mb,
+                  "Address-space limit of each search process in MiB")
       ->capture_default_str();
   cmd->add_option("--models-dir", args->models_dir, "Write the minimal models found here");
-  cmd->add_option("--save-smt2", args->save_smt2, "Save the deciding Z3 queries here");
+  cmd->add_option("--save-smt2", args->budget.save_smt2, "Save the deciding Z3 queries here");
   cmd->add_option("--r-max", args->r_max, "Largest r tried per row")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "First seed of the proposal search")->capture_default_str();
-  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search per cell")
+  cmd->add_option("--seed", args->budget.seed, "First seed of the proposal search")
       ->capture_default_str();
-  cmd->add_option("--iterations", args->iterations, "Iterations per restart")
+  cmd->add_option("--restarts", args->budget.restarts, "Restarts of the proposal search per cell")
       ->capture_default_str();
-  cmd->add_option("--cross-check-seconds", args->cross_check_seconds,
+  cmd->add_option("--iterations", args->budget.iterations, "Iterations per restart")
+      ->capture_default_str();
+  cmd->add_option("--cross-check-seconds", args->budget.cross_check_seconds,
                   "Budget of the Z3 cross-check of an exactly refuted cell")
       ->capture_default_str();
-  cmd->add_option("--heuristic-share", args->heuristic_share,
+  cmd->add_option("--heuristic-share", args->budget.heuristic_share,
                   "Share of the budget for the proposal search before Z3 (0..1)")
       ->capture_default_str();
   cmd->add_flag("--no-cross-check", args->no_cross_check,

@@ -24,21 +24,14 @@ struct SearchArgs {
   std::string model_class = "NK";
   std::string family;
   std::string mode = "first";
-  unsigned long long rlimit = 0;
-  double timeout = 60;
-  std::size_t memory_mb = 8192;
+  // The options search and min-rank share, bound straight into the request's budget.
+  SearchBudget budget;
   std::string out;
   std::string format = "text";
   std::string features;
   std::string cert;
-  std::string save_smt2;
   std::string solver = "z3";
-  std::uint64_t seed = 1;
-  int restarts = 4;
-  int iterations = 20000;
   int max_rounds = 400;
-  double cross_check_seconds = 60;
-  double heuristic_share = 0.5;
   bool plain = false;
   bool no_exact = false;
   bool no_heuristic = false, no_z3 = false, no_lemmas = false, no_symmetry = false,
@@ -54,16 +47,8 @@ SearchRequest search_request(const SearchArgs& args, const GlobalOptions& global
   request.r = args.r;
   request.model_class = args.model_class;
   request.mode = args.mode;
-  request.budget.rlimit = args.rlimit;
-  request.budget.timeout = args.timeout;
-  request.budget.memory_mb = args.memory_mb;
-  request.budget.seed = args.seed;
-  request.budget.restarts = args.restarts;
-  request.budget.iterations = args.iterations;
+  request.budget = args.budget;
   request.budget.cross_check = !args.no_cross_check;
-  request.budget.cross_check_seconds = args.cross_check_seconds;
-  request.budget.heuristic_share = args.heuristic_share;
-  request.budget.save_smt2 = args.save_smt2;
   request.solver = args.solver;
   request.max_rounds = args.max_rounds;
   request.plain = args.plain;
@@ -269,11 +254,12 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_option("--mode", args->mode,
                   "Query mode of the cube task (the deduplicated task is the same)")
       ->capture_default_str();
-  cmd->add_option("--rlimit", args->rlimit, "Z3 resource limit per check (deterministic; 0: none)")
+  cmd->add_option("--rlimit", args->budget.rlimit,
+                  "Z3 resource limit per check (deterministic; 0: none)")
       ->capture_default_str();
-  cmd->add_option("--timeout", args->timeout, "Wall-clock budget in seconds (0: none)")
+  cmd->add_option("--timeout", args->budget.timeout, "Wall-clock budget in seconds (0: none)")
       ->capture_default_str();
-  cmd->add_option("--memory", args->memory_mb,
+  cmd->add_option("--memory", args->budget.memory_mb,
                   "Address-space limit of the search process in MiB (0: none)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Write the model found (tabular form)");
@@ -282,17 +268,17 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_option("--features", args->features,
                   "Also write the model in feature form (kind=features)");
   cmd->add_option("--cert", args->cert, "Write the rank-bound certificate when one refutes r");
-  cmd->add_option("--save-smt2", args->save_smt2,
+  cmd->add_option("--save-smt2", args->budget.save_smt2,
                   "Save the deciding Z3 queries (SMT2) in this directory");
   cmd->add_option("--solver", args->solver,
                   "SMT backend: z3, cvc5 (the cvc5 executable) or both (first answer wins, the "
                   "other corroborates an unsat)")
       ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "First seed of the floating-point proposal search")
+  cmd->add_option("--seed", args->budget.seed, "First seed of the floating-point proposal search")
       ->capture_default_str();
-  cmd->add_option("--restarts", args->restarts, "Restarts of the proposal search")
+  cmd->add_option("--restarts", args->budget.restarts, "Restarts of the proposal search")
       ->capture_default_str();
-  cmd->add_option("--iterations", args->iterations, "Iterations per restart")
+  cmd->add_option("--iterations", args->budget.iterations, "Iterations per restart")
       ->capture_default_str();
   cmd->add_option("--max-rounds", args->max_rounds, "Counterexample-guided Z3 rounds")
       ->capture_default_str();
@@ -306,10 +292,10 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_flag("--no-symmetry", args->no_symmetry, "No symmetry breaking");
   cmd->add_flag("--no-isolate", args->no_isolate,
                 "Run in this process (no memory cap, no hard wall-clock stop)");
-  cmd->add_option("--cross-check-seconds", args->cross_check_seconds,
+  cmd->add_option("--cross-check-seconds", args->budget.cross_check_seconds,
                   "Budget of the Z3 cross-check of an exactly refuted cell")
       ->capture_default_str();
-  cmd->add_option("--heuristic-share", args->heuristic_share,
+  cmd->add_option("--heuristic-share", args->budget.heuristic_share,
                   "Share of the budget for the proposal search before Z3 (0..1)")
       ->capture_default_str();
   cmd->add_flag("--no-cross-check", args->no_cross_check,
