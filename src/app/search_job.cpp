@@ -9,6 +9,8 @@
 #include "kernelrank/models/model_io.hpp"
 #include "search/child_process.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <iostream>
 #include <mutex>
 
@@ -167,6 +169,22 @@ std::string min_rank_range_text(const MinRankRow& row) {
   if (row.settled()) return std::to_string(row.lower);
   if (row.upper) return std::to_string(row.lower) + ".." + std::to_string(*row.upper);
   return ">= " + std::to_string(row.lower);
+}
+
+nlohmann::json order_argument_json(const OrderArgument& order, const RankTask& task) {
+  nlohmann::json core = nlohmann::json::array();
+  for (const PairSeparation& p : order.core) {
+    nlohmann::json qa = nlohmann::json::array(), qb = nlohmann::json::array();
+    for (std::uint32_t q : p.prefer_a) qa.push_back(task.tokens[q].to_string());
+    for (std::uint32_t q : p.prefer_b) qb.push_back(task.tokens[q].to_string());
+    core.push_back({{"a", task.tokens[p.a].to_string()},
+                    {"b", task.tokens[p.b].to_string()},
+                    {"queries_preferring_a", qa},
+                    {"queries_preferring_b", qb}});
+  }
+  return {{"applicable", order.applicable}, {"reason", order.reason},
+          {"refuted", order.refuted},       {"summary", order.summary},
+          {"search_nodes", order.nodes},    {"core", core}};
 }
 
 }  // namespace kernelrank

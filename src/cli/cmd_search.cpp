@@ -72,22 +72,6 @@ SearchRequest search_request(const SearchArgs& args, const GlobalOptions& global
 
 namespace {
 
-nlohmann::json order_json(const OrderArgument& order, const RankTask& task) {
-  nlohmann::json core = nlohmann::json::array();
-  for (const PairSeparation& p : order.core) {
-    nlohmann::json qa = nlohmann::json::array(), qb = nlohmann::json::array();
-    for (std::uint32_t q : p.prefer_a) qa.push_back(task.tokens[q].to_string());
-    for (std::uint32_t q : p.prefer_b) qb.push_back(task.tokens[q].to_string());
-    core.push_back({{"a", task.tokens[p.a].to_string()},
-                    {"b", task.tokens[p.b].to_string()},
-                    {"queries_preferring_a", qa},
-                    {"queries_preferring_b", qb}});
-  }
-  return {{"applicable", order.applicable}, {"reason", order.reason},
-          {"refuted", order.refuted},       {"summary", order.summary},
-          {"search_nodes", order.nodes},    {"core", core}};
-}
-
 std::string order_text(const OrderArgument& order, const RankTask& task) {
   std::string text = "  order argument: " +
                      (order.applicable ? order.summary : "not applicable (" + order.reason + ")") +
@@ -132,9 +116,7 @@ void report_solvers(const SearchResult& result, nlohmann::json& json, std::strin
   json["z3"] = attempts;
   if (result.heuristic_ran) {
     const std::optional<double>& best = result.heuristic.best_max_error;
-    json["heuristic"] = {{"restarts", result.heuristic.restarts_run},
-                         {"best_max_error_double", best ? nlohmann::json(*best) : nlohmann::json()},
-                         {"accepted", result.heuristic.accepted}};
+    json["heuristic"] = detail::heuristic_to_json(result.heuristic);
     char error[32];
     if (best) std::snprintf(error, sizeof error, "%.4f", *best);
     human += "  heuristic: " + std::to_string(result.heuristic.restarts_run) + " restart(s), " +
@@ -198,7 +180,7 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
   human += "result: " + result.label + "\n";
   if (!result.detail.empty()) human += "  " + result.detail + "\n";
   if (result.order) {
-    json["order_argument"] = order_json(*result.order, task);
+    json["order_argument"] = order_argument_json(*result.order, task);
     human += order_text(*result.order, task);
   }
   if (result.certificate) {

@@ -15,6 +15,7 @@
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <nlohmann/json_fwd.hpp>
 
 #include <concepts>
 #include <limits>
@@ -33,6 +34,8 @@ py::object to_python_int(const Integer& value);
 // fractions.Fraction(numerator, denominator), built from the exact integers.
 py::object to_fraction(const Rational& value);
 py::object to_fraction(const std::optional<Rational>& value);  // None for nullopt
+// The JSON the CLI prints, as Python values: the two front ends then share one rendering.
+py::object json_to_python(const nlohmann::json& value);
 
 // One instance as Python sees it (class kernelrank.Instance). Evaluated instances carry
 // output, error and fails; instances that were only drawn (generate_family) have

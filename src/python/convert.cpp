@@ -5,6 +5,7 @@
 #include "kernelrank/core/errors.hpp"
 
 #include <gmp.h>
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <string_view>
@@ -31,6 +32,38 @@ py::object to_fraction(const Rational& value) {
 
 py::object to_fraction(const std::optional<Rational>& value) {
   return value ? to_fraction(*value) : py::none();
+}
+
+py::object json_to_python(const nlohmann::json& value) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+    case Type::null:
+    case Type::discarded:
+      return py::none();
+    case Type::boolean:
+      return py::bool_(value.get<bool>());
+    case Type::number_integer:
+      return py::int_(value.get<std::int64_t>());
+    case Type::number_unsigned:
+      return py::int_(value.get<std::uint64_t>());
+    case Type::number_float:
+      return py::float_(value.get<double>());
+    case Type::string:
+      return py::str(value.get_ref<const std::string&>());
+    case Type::array: {
+      py::list list;
+      for (const nlohmann::json& item : value) list.append(json_to_python(item));
+      return list;
+    }
+    case Type::object: {
+      py::dict dict;
+      for (const auto& [key, item] : value.items()) dict[py::str(key)] = json_to_python(item);
+      return dict;
+    }
+    case Type::binary:
+      break;
+  }
+  throw InternalError("json_to_python: binary JSON values do not occur in kernelrank's output");
 }
 
 PyInstance to_instance(const Instance& instance) {

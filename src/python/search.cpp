@@ -4,6 +4,7 @@
 
 #include "core/progress.hpp"
 #include "kernelrank/app/search_job.hpp"
+#include "search/solver_side.hpp"
 
 #include <unistd.h>
 
@@ -50,47 +51,6 @@ std::string search_repr(const PySearchResult& s) {
 
 std::string path_or_empty(const py::object& value, const char* name) {
   return value.is_none() ? std::string() : path_argument(value, name);
-}
-
-py::dict order_dict(const OrderArgument& order, const RankTask& task) {
-  py::list core;
-  for (const PairSeparation& p : order.core) {
-    py::list qa, qb;
-    for (std::uint32_t q : p.prefer_a) qa.append(task.tokens[q].to_string());
-    for (std::uint32_t q : p.prefer_b) qb.append(task.tokens[q].to_string());
-    py::dict pair;
-    pair["a"] = task.tokens[p.a].to_string();
-    pair["b"] = task.tokens[p.b].to_string();
-    pair["queries_preferring_a"] = qa;
-    pair["queries_preferring_b"] = qb;
-    core.append(pair);
-  }
-  py::dict d;
-  d["applicable"] = order.applicable;
-  d["reason"] = order.reason;
-  d["refuted"] = order.refuted;
-  d["summary"] = order.summary;
-  d["search_nodes"] = order.nodes;
-  d["core"] = core;
-  return d;
-}
-
-py::dict attempt_dict(const Z3Attempt& a) {
-  py::dict d;
-  d["encoding"] = a.encoding;
-  d["answer"] = a.answer;
-  d["reason"] = a.reason;
-  d["iterations"] = a.iterations;
-  d["working_instances"] = a.working_instances;
-  d["working_rows"] = a.working_rows;
-  d["seconds"] = a.seconds;
-  d["smt2_files"] = py::cast(a.smt2_files);
-  if (!a.solver.empty()) {
-    d["solver"] = a.solver;
-    d["answered_by"] = a.answered_by;
-    if (!a.corroboration.empty()) d["corroboration"] = a.corroboration;
-  }
-  return d;
 }
 
 PySearchModel model_result(const SearchJob& job, const SearchRequest& request) {
@@ -140,7 +100,8 @@ PySearchResult to_result(const SearchJob& job, const SearchRequest& request) {
   out.z3_version = result.z3_version;
   out.solver = to_string(job.solver);
   out.cvc5_version = result.cvc5_version;
-  out.order_argument = result.order ? py::object(order_dict(*result.order, job.task)) : py::none();
+  out.order_argument =
+      result.order ? json_to_python(order_argument_json(*result.order, job.task)) : py::none();
   const bool has_bound = result.certificate.has_value();
   out.bound = has_bound ? to_python_int(result.certificate->bound) : py::none();
   out.bound_construction =
@@ -153,16 +114,9 @@ PySearchResult to_result(const SearchJob& job, const SearchRequest& request) {
   out.certificate_path = job.certificate_written ? py::object(py::str(request.certificate_path))
                                                  : py::object(py::none());
   out.certificate_message = job.certificate_message;
-  for (const Z3Attempt& a : result.z3) out.z3.append(attempt_dict(a));
-  if (result.heuristic_ran) {
-    py::dict h;
-    h["restarts"] = result.heuristic.restarts_run;
-    h["best_max_error_double"] = py::cast(result.heuristic.best_max_error);
-    h["accepted"] = result.heuristic.accepted;
-    out.heuristic = h;
-  } else {
-    out.heuristic = py::none();
-  }
+  for (const Z3Attempt& a : result.z3) out.z3.append(json_to_python(detail::attempt_to_json(a)));
+  out.heuristic = result.heuristic_ran ? json_to_python(detail::heuristic_to_json(result.heuristic))
+                                       : py::none();
   out.model = result.model ? py::cast(model_result(job, request)) : py::none();
   return out;
 }

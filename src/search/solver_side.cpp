@@ -6,7 +6,9 @@
 #include "kernelrank/search/elapsed.hpp"
 #include "search/z3/rank_encoding.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 
 namespace kernelrank::detail {
@@ -16,6 +18,21 @@ using Json = nlohmann::json;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// A proposal's features are rounded to these denominators in turn until one completes.
+// How long one counterexample-guided round may spend on the proposal search (cvc5 alone).
+constexpr double kProposalRoundSeconds = 5;
+
+constexpr std::int64_t kProposalDenominators[] = {1000, 100000, 10000000};
+
+// A proposal's feature table rounded to rationals with denominators <= max_den, negative
+// entries (which the multiplicative updates never produce) clipped to 0.
+RationalMatrix round_features(const std::vector<std::vector<double>>& table, std::int64_t max_den) {
+  RationalMatrix out(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i)
+    for (double x : table[i]) out[i].push_back(std::max(Rational(0), rational_near(x, max_den)));
+  return out;
+}
 
 }  // namespace
 
@@ -54,6 +71,13 @@ Json attempt_to_json(const Z3Attempt& a) {
     if (!a.corroboration.empty()) json["corroboration"] = a.corroboration;
   }
   return json;
+}
+
+Json heuristic_to_json(const HeuristicSummary& heuristic) {
+  const std::optional<double>& best = heuristic.best_max_error;
+  return {{"restarts", heuristic.restarts_run},
+          {"best_max_error_double", best ? Json(*best) : Json()},
+          {"accepted", heuristic.accepted}};
 }
 
 Z3Attempt attempt_from_json(const Json& j) {
@@ -133,19 +157,9 @@ class SolverSide {
         heuristic_rank_search(task_, h, [&](const HeuristicProposal& p) {
           log("heuristic: seed " + std::to_string(p.seed) + " reached max error " +
               std::to_string(p.max_error) + " in double precision; completing exactly");
-          for (std::int64_t max_den : {1000LL, 100000LL, 10000000LL}) {
-            RationalMatrix V(p.key_features.size(),
-                             RationalVector(static_cast<std::size_t>(opt_.r)));
-            for (std::size_t i = 0; i < V.size(); ++i)
-              for (std::size_t k = 0; k < V[i].size(); ++k) {
-                V[i][k] = rational_near(p.key_features[i][k], max_den);
-                if (V[i][k] < 0) V[i][k] = 0;
-              }
-            RationalMatrix U(p.query_features.size(),
-                             RationalVector(static_cast<std::size_t>(opt_.r)));
-            for (std::size_t i = 0; i < U.size(); ++i)
-              for (std::size_t k = 0; k < U[i].size(); ++k)
-                U[i][k] = std::max(Rational(0), rational_near(p.query_features[i][k], max_den));
+          for (std::int64_t max_den : kProposalDenominators) {
+            const RationalMatrix V = round_features(p.key_features, max_den);
+            const RationalMatrix U = round_features(p.query_features, max_den);
             const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class,
                                                             nullptr, 60'000, &U);
             if (c.complete)
@@ -159,10 +173,44 @@ class SolverSide {
           }
           return false;
         });
-    out["heuristic"] = {
-        {"restarts", summary.restarts_run},
-        {"best_max_error_double", summary.best_max_error ? Json(*summary.best_max_error) : Json()},
-        {"accepted", summary.accepted}};
+    out["heuristic"] = heuristic_to_json(summary);
+  }
+
+  // The proposal search on W alone, for a few seconds: key features whose exact completion
+  // covers every row instance of W, as a sat answer; nullopt when none was found.
+  std::optional<detail::EncodingAnswer> propose_for_working() {
+    RankTask sub = task_;
+    sub.instances.clear();
+    for (std::size_t id : working_) sub.instances.push_back(task_.instances[id]);
+    if (sub.instances.empty()) return std::nullopt;
+    const std::vector<std::size_t> ids(working_.begin(), working_.end());
+    HeuristicOptions h = opt_.heuristic_options;
+    h.r = opt_.r;
+    const auto started = Clock::now();
+    const double budget = std::min(kProposalRoundSeconds, std::max(0.0, remaining() / 4));
+    h.should_stop = [&] { return seconds_since(started) > budget; };
+    std::optional<RationalMatrix> found;
+    heuristic_rank_search(sub, h, [&](const HeuristicProposal& p) {
+      for (std::int64_t max_den : kProposalDenominators) {
+        RationalMatrix V = round_features(p.key_features, max_den);
+        if (complete_from_key_features(task_, V, opt_.r, opt_.search_class, &ids).complete) {
+          found = std::move(V);
+          return true;
+        }
+      }
+      return false;
+    });
+    if (!found) {
+      log("proposal search on W (" + std::to_string(ids.size()) + " instances): nothing in " +
+          std::to_string(seconds_since(started)) + " s; the solver decides the round");
+      return std::nullopt;
+    }
+    detail::EncodingAnswer answer;
+    answer.answer = "sat";
+    answer.answered_by = "proposal";
+    answer.key_features.push_back(std::move(*found));
+    answer.seconds = seconds_since(started);
+    return answer;
   }
 
   void save_smt2(Z3Attempt& attempt, const std::string& smt2, const std::string& tag) {
@@ -204,6 +252,12 @@ class SolverSide {
     attempt.corroboration = answer.corroboration;
   }
 
+  unsigned completion_timeout_ms() const {
+    constexpr double kRowLimitMs = 60'000;
+    if (opt_.timeout_seconds <= 0) return static_cast<unsigned>(kRowLimitMs);
+    return static_cast<unsigned>(std::clamp(remaining() * 1000, 1.0, kRowLimitMs));
+  }
+
   std::size_t working_rows() const {
     std::set<std::uint32_t> rows;
     for (std::size_t id : working_) rows.insert(task_.instances[id].query);
@@ -218,6 +272,8 @@ class SolverSide {
     primary.encoding = "E1";
     const auto started = Clock::now();
     std::string last_smt2;
+    int proposal_rounds = 0;
+    bool solver_next_round = false;
     for (int iteration = 1; iteration <= opt_.max_iterations; ++iteration) {
       primary.iterations = iteration;
       if (remaining() <= 0) {
@@ -226,12 +282,23 @@ class SolverSide {
         primary.corroboration.clear();  // it was about an earlier round's query
         break;
       }
+      // cvc5 without libpoly stalls on satisfiable rounds (docs/search.md), so with cvc5
+      // alone a round first tries the proposal search on W: a proposal counts only when its
+      // rounded key features complete every row of W exactly, which is what a solver's sat
+      // answer must do too. cvc5 decides every round the proposal cannot answer, the
+      // deciding unsat included.
+      std::optional<detail::EncodingAnswer> proposed;
+      if (opt_.solver == SmtSolver::Cvc5 && !solver_next_round) proposed = propose_for_working();
+      solver_next_round = false;
       const detail::EncodingAnswer answer =
-          detail::solve_encoding(request(EncodingKind::FeatureReadout));
+          proposed ? *proposed : detail::solve_encoding(request(EncodingKind::FeatureReadout));
+      if (proposed) ++proposal_rounds;
       last_smt2 = answer.smt2;
       log("E1 round " + std::to_string(iteration) + ": |W| = " + std::to_string(working_.size()) +
-          " instances, " + std::to_string(answer.variables) + " variables: " + answer.answer +
-          " (" + std::to_string(answer.seconds) + " s)");
+          " instances, " +
+          (proposed ? std::string("an exactly completed proposal")
+                    : std::to_string(answer.variables) + " variables") +
+          ": " + answer.answer + " (" + std::to_string(answer.seconds) + " s)");
       note_solver(primary, answer);
       if (answer.answer != "sat") {
         primary.answer = answer.answer;
@@ -240,12 +307,16 @@ class SolverSide {
       }
       bool progress = false;
       for (const RationalMatrix& V : answer.key_features) {
-        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class);
+        // Within the wall clock: a row that runs out of it ends the search as a resource limit.
+        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class,
+                                                        nullptr, completion_timeout_ms());
         if (c.complete) {
           accept_model(
               c.model,
-              answer.answered_by + " " + to_string(EncodingKind::FeatureReadout) + " on " +
-                  std::to_string(working_.size()) + " of " +
+              (proposed ? "floating-point proposal on W, rounded; found in a round of the "
+                          "counterexample-guided search"
+                        : answer.answered_by + " " + to_string(EncodingKind::FeatureReadout)) +
+                  " on " + std::to_string(working_.size()) + " of " +
                   std::to_string(task_.instances.size()) + " row instances, key features" +
                   (answer.algebraic ? " (rational approximations of algebraic numbers)" : "") +
                   " completed row by row by exact linear arithmetic");
@@ -263,12 +334,17 @@ class SolverSide {
         }
         // The cores are already in W: only the rounding of algebraic values can
         // explain it; try the next precision.
+        if (proposed) break;  // the solver answers this round instead
         if (!answer.algebraic)
           throw InternalError(
               "Z3's rational model of W does not extend to W's own rows under exact linear "
               "arithmetic (Z3 or encoding bug)");
       }
       if (found_) break;
+      if (!progress && proposed) {
+        solver_next_round = true;
+        continue;
+      }
       if (!progress) {
         primary.answer = "unknown";
         primary.reason =
@@ -282,6 +358,10 @@ class SolverSide {
             "counterexample-guided rounds exhausted (" + std::to_string(opt_.max_iterations) + ")";
       }
     }
+    if (proposal_rounds > 0)
+      primary.reason += std::string(primary.reason.empty() ? "" : "; ") +
+                        std::to_string(proposal_rounds) +
+                        " satisfiable round(s) answered by exactly completed proposals";
     primary.working_instances = working_.size();
     primary.working_rows = working_rows();
     primary.seconds = seconds_since(started);

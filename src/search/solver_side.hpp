@@ -18,6 +18,8 @@ nlohmann::json run_solver_side(const RankTask& task, const SearchOptions& option
 nlohmann::json matrix_to_json(const RationalMatrix& matrix);
 RationalMatrix matrix_from_json(const nlohmann::json& rows);
 nlohmann::json attempt_to_json(const Z3Attempt& attempt);
+// The proposal search's summary as the child sends it and both front ends show it.
+nlohmann::json heuristic_to_json(const HeuristicSummary& heuristic);
 Z3Attempt attempt_from_json(const nlohmann::json& json);
 
 }  // namespace kernelrank::detail

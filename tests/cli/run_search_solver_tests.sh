@@ -2,7 +2,8 @@
 # `search --solver z3|cvc5|both` (docs/search.md, "Solvers"): a bad value is a usage error
 # naming the option; a missing cvc5 executable is a clear error naming it and its Debian
 # package; with cvc5 installed, cvc5 cross-checks the refutation of T(4,3) at rank 1 (and
-# says so), Z3 and cvc5 agree on T(4,3)'s unsat E1 query, cvc5's model of T(1,3) is
+# says so), cvc5 alone refutes it (the satisfiable rounds answered by exactly completed
+# proposals) and finds T(3,3)'s rank-1 model, Z3 and cvc5 agree on T(4,3)'s unsat E1 query, cvc5's model of T(1,3) is
 # re-verified exactly, and `both` reports which solver answered and what the other said on
 # the same query. The cvc5 checks are skipped (with a
 # message) when cvc5 is not on PATH.
@@ -34,6 +35,29 @@ contains "cvc5 cross-check detail" "$out" 'cross-check cvc5 E1: '
 contains "cvc5 attempt solver" "$out" '"solver": "cvc5"'
 contains "cvc5 answered" "$out" '"answered_by": "cvc5"'
 contains "cvc5 version" "$out" '"cvc5_version": "cvc5 '
+
+# T(4,3), r = 1 decided by cvc5 alone (no exact argument, no Z3 answer): the satisfiable
+# rounds are answered by proposals whose rounded key features complete W exactly, the deciding
+# unsat by cvc5. The order argument refutes the same cell above, so "refuted" is the known
+# answer; E2 may or may not finish within the budget, so the label is one of two.
+run 1 "cvc5 alone on m=4 r=1" -- "$kr" --json search --m 4 --r 1 --solver cvc5 --no-exact \
+  --no-heuristic --timeout 45
+contains "cvc5 alone verdict" "$out" '"verdict": "refuted"'
+e1=$(printf '%s' "$out" | python3 -c 'import json,sys; a=json.load(sys.stdin)["z3"][0]; print(a["encoding"], a["answer"], a["answered_by"], "proposals" in a["reason"])')
+contains "cvc5 alone: E1 unsat answered by cvc5 after proposal rounds" "$e1" "E1 unsat cvc5 True"
+label=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["label"])')
+count=$((count + 1))
+case "$label" in
+  "refuted (cvc5 only)" | "refuted (corroborated: E1 and E2 unsat, cvc5)") ;;
+  *) fail "cvc5 alone label: $label" ;;
+esac
+
+# T(3,3), r = 1 (r(3) = 1, docs/min-rank.md) with cvc5 alone: the model comes from a proposal
+# round and is re-verified exactly on every row instance.
+run 0 "cvc5 alone finds m=3 r=1" -- "$kr" --json search --m 3 --r 1 --solver cvc5 --no-exact \
+  --no-heuristic --timeout 30
+contains "cvc5 alone model source" "$out" '"source": "floating-point proposal on W'
+contains "cvc5 alone model verified" "$out" '"failing": "0"'
 
 # T(4,3), r = 1 decided by the solvers alone: Z3 and cvc5 both unsat on the same E1 query.
 run 1 "both on m=4 r=1 agree" -- "$kr" search --m 4 --r 1 --solver both --no-exact \

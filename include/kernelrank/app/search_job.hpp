@@ -8,9 +8,12 @@
 // (core/errors.hpp).
 #pragma once
 
+#include "kernelrank/bounds/order_argument.hpp"
 #include "kernelrank/bounds/rank_task.hpp"
 #include "kernelrank/search/min_rank.hpp"
 #include "kernelrank/search/rank_search.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -96,6 +99,10 @@ struct MinRankJob {
 };
 
 MinRankJob run_min_rank_job(const MinRankRequest& request);
+
+// The order argument as the CLI's --json shows it; Python converts the same JSON, so both
+// front ends render it once.
+nlohmann::json order_argument_json(const OrderArgument& order, const RankTask& task);
 
 // A row's "min r" as the table prints it: "3", "2..4" or ">= 2".
 std::string min_rank_range_text(const MinRankRow& row);
