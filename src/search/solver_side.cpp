@@ -176,6 +176,42 @@ class SolverSide {
     out["heuristic"] = heuristic_to_json(summary);
   }
 
+  // After a sat round: a model of the whole task (found_ is set), or new counterexamples
+  // added to W (true), or nothing learned (false).
+  bool learn_from(const detail::EncodingAnswer& answer, bool proposed) {
+    for (const RationalMatrix& V : answer.key_features) {
+      // Within the wall clock: a row that runs out of it ends the search as a resource limit.
+      const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class, nullptr,
+                                                      completion_timeout_ms());
+      if (c.complete) {
+        accept_model(
+            c.model,
+            (proposed ? "floating-point proposal on W, rounded; found in a round of the "
+                        "counterexample-guided search"
+                      : answer.answered_by + " " + to_string(EncodingKind::FeatureReadout)) +
+                " on " + std::to_string(working_.size()) + " of " +
+                std::to_string(task_.instances.size()) + " row instances, key features" +
+                (answer.algebraic ? " (rational approximations of algebraic numbers)" : "") +
+                " completed row by row by exact linear arithmetic");
+        return false;
+      }
+      const std::size_t before = working_.size() + nk_pairs_.size();
+      for (std::size_t i = 0; i < c.failed_rows.size(); ++i) {
+        working_.insert(c.cores[i].begin(), c.cores[i].end());
+        for (std::uint32_t z : c.nk_pairs[i]) nk_pairs_.insert({c.failed_rows[i], z});
+      }
+      if (working_.size() + nk_pairs_.size() > before) return true;
+      // The cores are already in W: only the rounding of algebraic values can
+      // explain it; try the next precision.
+      if (proposed) return false;  // the solver answers this round instead
+      if (!answer.algebraic)
+        throw InternalError(
+            "Z3's rational model of W does not extend to W's own rows under exact linear "
+            "arithmetic (Z3 or encoding bug)");
+    }
+    return false;
+  }
+
   // The proposal search on W alone, for a few seconds: key features whose exact completion
   // covers every row instance of W, as a sat answer; nullopt when none was found.
   std::optional<detail::EncodingAnswer> propose_for_working() {
@@ -305,42 +341,11 @@ class SolverSide {
         primary.reason = answer.reason;
         break;
       }
-      bool progress = false;
-      for (const RationalMatrix& V : answer.key_features) {
-        // Within the wall clock: a row that runs out of it ends the search as a resource limit.
-        const Completion c = complete_from_key_features(task_, V, opt_.r, opt_.search_class,
-                                                        nullptr, completion_timeout_ms());
-        if (c.complete) {
-          accept_model(
-              c.model,
-              (proposed ? "floating-point proposal on W, rounded; found in a round of the "
-                          "counterexample-guided search"
-                        : answer.answered_by + " " + to_string(EncodingKind::FeatureReadout)) +
-                  " on " + std::to_string(working_.size()) + " of " +
-                  std::to_string(task_.instances.size()) + " row instances, key features" +
-                  (answer.algebraic ? " (rational approximations of algebraic numbers)" : "") +
-                  " completed row by row by exact linear arithmetic");
-          primary.answer = "sat";
-          break;
-        }
-        const std::size_t before = working_.size() + nk_pairs_.size();
-        for (std::size_t i = 0; i < c.failed_rows.size(); ++i) {
-          working_.insert(c.cores[i].begin(), c.cores[i].end());
-          for (std::uint32_t z : c.nk_pairs[i]) nk_pairs_.insert({c.failed_rows[i], z});
-        }
-        if (working_.size() + nk_pairs_.size() > before) {
-          progress = true;
-          break;
-        }
-        // The cores are already in W: only the rounding of algebraic values can
-        // explain it; try the next precision.
-        if (proposed) break;  // the solver answers this round instead
-        if (!answer.algebraic)
-          throw InternalError(
-              "Z3's rational model of W does not extend to W's own rows under exact linear "
-              "arithmetic (Z3 or encoding bug)");
+      const bool progress = learn_from(answer, proposed.has_value());
+      if (found_) {
+        primary.answer = "sat";
+        break;
       }
-      if (found_) break;
       if (!progress && proposed) {
         solver_next_round = true;
         continue;
