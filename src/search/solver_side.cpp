@@ -335,7 +335,7 @@ class SolverSide {
           (proposed ? std::string("an exactly completed proposal")
                     : std::to_string(answer.variables) + " variables") +
           ": " + answer.answer + " (" + std::to_string(answer.seconds) + " s)");
-      note_solver(primary, answer);
+      if (!proposed) note_solver(primary, answer);  // the attempt stays the solver's
       if (answer.answer != "sat") {
         primary.answer = answer.answer;
         primary.reason = answer.reason;
@@ -343,6 +343,7 @@ class SolverSide {
       }
       const bool progress = learn_from(answer, proposed.has_value());
       if (found_) {
+        if (proposed) note_solver(primary, answer);  // the model is the proposal's
         primary.answer = "sat";
         break;
       }
