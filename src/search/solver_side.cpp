@@ -19,10 +19,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A proposal's features are rounded to these denominators in turn until one completes.
 // How long one counterexample-guided round may spend on the proposal search (cvc5 alone).
 constexpr double kProposalRoundSeconds = 5;
 
+// A proposal's features are rounded to these denominators in turn until one completes.
 constexpr std::int64_t kProposalDenominators[] = {1000, 100000, 10000000};
 
 // A proposal's feature table rounded to rationals with denominators <= max_den, negative
