@@ -47,6 +47,7 @@ class SubsetSearch {
     }
     in_.assign(N_, true);
     c_.assign(N_, 0.0);
+    share_.assign(N_, 1.0);
   }
 
   // Two starts (greedy growth from empty; the whole pool minus conflicts),
@@ -75,6 +76,12 @@ class SubsetSearch {
 
  private:
   double w(std::size_t i, std::size_t j) const { return weight_[gap_[i * N_ + j]]; }
+  // share_[j] = 1 / (1 + c_[j]), j's term of the objective, kept beside c_ so that the gain
+  // loops divide once per member (the same double as computing it there).
+  void set_c(std::size_t j, double value) {
+    c_[j] = value;
+    share_[j] = 1.0 / (1.0 + value);
+  }
   bool conflict(std::size_t i, std::size_t j) const {
     return gap_[i * N_ + j] < 2 || gap_[j * N_ + i] < 2;
   }
@@ -121,10 +128,10 @@ class SubsetSearch {
 
   // Change in the objective when member k leaves and non-member l joins.
   double swap_gain(std::size_t k, std::size_t l) const {
-    double delta = -1.0 / (1.0 + c_[k]) + 1.0 / (1.0 + c_[l] - w(k, l));
+    double delta = -share_[k] + 1.0 / (1.0 + c_[l] - w(k, l));
     for (std::size_t j : members_) {
       if (j == k) continue;
-      delta += 1.0 / (1.0 + c_[j] - w(k, j) + w(l, j)) - 1.0 / (1.0 + c_[j]);
+      delta += 1.0 / (1.0 + c_[j] - w(k, j) + w(l, j)) - share_[j];
     }
     return delta;
   }
@@ -180,21 +187,24 @@ class SubsetSearch {
         if (j != i && conflict(i, j)) ++blocked_[j];
       }
     }
+    for (std::size_t j = 0; j < N_; ++j) set_c(j, c_[j]);
   }
 
   double objective() const {
     double total = 0;
-    for (std::size_t j : members_) total += 1.0 / (1.0 + c_[j]);
+    for (std::size_t j : members_) total += share_[j];
     return total;
   }
 
   // Change in the objective when k leaves (removal) or joins (addition) S.
-  double gain(std::size_t k, bool removal) const {
-    double delta = removal ? -1.0 / (1.0 + c_[k]) : 1.0 / (1.0 + c_[k]);
+  // Not inlined: in its own frame the running sum stays in a register.
+  [[gnu::noinline]] double gain(std::size_t k, bool removal) const {
+    double delta = removal ? -share_[k] : share_[k];
+    const std::uint8_t* gaps = &gap_[k * N_];
     for (std::size_t j : members_) {
       if (j == k) continue;
-      const double shifted = removal ? c_[j] - w(k, j) : c_[j] + w(k, j);
-      delta += 1.0 / (1.0 + shifted) - 1.0 / (1.0 + c_[j]);
+      const double shifted = removal ? c_[j] - weight_[gaps[j]] : c_[j] + weight_[gaps[j]];
+      delta += 1.0 / (1.0 + shifted) - share_[j];
     }
     return delta;
   }
@@ -208,7 +218,7 @@ class SubsetSearch {
     }
     const double sign = in_[k] ? 1.0 : -1.0;
     for (std::size_t j = 0; j < N_; ++j) {
-      if (j != k) c_[j] += sign * w(k, j);
+      if (j != k) set_c(j, c_[j] + sign * w(k, j));
       if (conflict(k, j)) blocked_[j] += in_[k] ? 1 : -1;
     }
   }
@@ -253,6 +263,7 @@ class SubsetSearch {
   std::vector<std::uint8_t> gap_;
   std::vector<bool> in_;
   std::vector<double> c_;
+  std::vector<double> share_;
   std::vector<std::size_t> members_;
   std::vector<int> blocked_;  // members in conflict with each word
 };

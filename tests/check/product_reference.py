@@ -158,6 +158,21 @@ def write_corpus(write, expect, line_of, hamming, dodecads):
     # A block whose one word has weight 0 (the producer pads an odd width so): pair polynomial 1.
     zero, _ = certificate(3, [Block(["0"], 1), Block(checksum=(5, 2, 0), copies=1)])
     write("valid", "product_zero_word_block.cert", zero)
+    # Where R_n becomes geometric. The checker sums the gaps beyond a window of six values
+    # R(j) = q R(j - p); five matching values are not enough. R_3(11..22) = 20, 27, 36, 48,
+    # 64, 81, 108, 144, 192, 256, 324, 432: the first window ends at 22 (start 12, p = 5,
+    # q = 4). Ending at 21, p = 5, q = 4 matches 17..21 but not 16 (81 != 4 * 20), and
+    # p = 4, q = 3 matches 16..19 and 21 but not 20 (256 != 3 * 81). Gaps 0, 4, 16, 20 with
+    # largest possible gap 22 (16 + 4 + 2) make any of these slips change the sum.
+    disjoint = lambda w: ["1" * w + "0" * w, "0" * w + "1" * w]  # noqa: E731
+    tail3, _ = certificate(3, [Block(disjoint(16), 1), Block(disjoint(4), 1), Block(["11"], 1)])
+    assert [amplification(3, g) for g in (16, 20, 21)] == [81, 256, 324]
+    write("valid", "product_tail_window_n3.cert", tail3)
+    # R_4(5..14) = 8, 16, 24, 36, 64, 96, 144, 256, 384, 576: the first window ends at 14
+    # (start 6, p = 3, q = 4); ending at 13, 9..13 match but 8 does not (36 != 4 * 8).
+    tail4, _ = certificate(4, [Block(disjoint(8), 1), Block(disjoint(5), 1), Block(["1"], 1)])
+    assert [amplification(4, g) for g in (5, 8, 13)] == [8, 36, 384]
+    write("valid", "product_tail_window_n4.cert", tail4)
 
     # ---- invalid: each a single edit of a valid certificate
     base, bound = certificate(3, ham3)

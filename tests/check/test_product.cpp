@@ -232,7 +232,23 @@ TEST_CASE("trace-product: the comment lines state rows, pairs, smallest gap, pow
 TEST_CASE("trace-product: the sums without expansion equal the full product's, n = 3..1000") {
   using krcheck::BlockCounts;
   const std::vector<BigInt> hamming = brute_force_counts(hamming_weight4(), 4);
+  // Two disjoint words of weight w (ordered pairs at gap w: 2), and one word of weight w.
+  const auto pair = [](std::size_t w) {
+    std::vector<BigInt> counts(w + 1, BigInt(0));
+    counts[0] = counts[w] = 2;
+    return counts;
+  };
+  const auto single = [](std::size_t w) {
+    std::vector<BigInt> counts(w + 1, BigInt(0));
+    counts[0] = 1;
+    return counts;
+  };
   const std::vector<std::vector<BlockCounts>> products = {
+      // Gaps 4, 16, 20 up to degree 22 and gaps 5, 8, 13 up to 14: R_3's first six-value
+      // window ends at 22 and R_4's at 14, and the five-value windows just before them are
+      // false (tests/check/product_reference.py). The first block's smallest gap is the larger.
+      {{pair(16), 1}, {pair(4), 1}, {single(2), 1}},
+      {{pair(8), 1}, {pair(5), 1}, {single(1), 1}},
       {{krcheck::checksum_pair_counts(31, 15), 3}},
       {{krcheck::checksum_pair_counts(29, 14), 2}, {hamming, 5}, {{BigInt(1)}, 1}},
       {{krcheck::checksum_pair_counts(40, 21), 1}, {krcheck::checksum_pair_counts(9, 4), 7}},
