@@ -177,3 +177,22 @@ uniform trace rule, so log2(r)/m cannot pass 0.18618):
 The certified values (dots) lie on S(m), just under U(m); both grow as 2^(0.186 m), far
 below the 2^m features of the exact realisation: with n = 3 the trace rule cannot certify
 more, whatever the rows (bounds.md), while longer contexts (the table above) close the gap.""")
+
+# The upper side beside the lower one (scripts/sandwich_table.py re-checks every shipped head).
+print("""
+## Both sides
+
+For every m = 4..64: the checked lower bound above (class NK, so PF too) and the cheapest
+*layered heads* that solve T(m,3) ([upper-bounds.md](upper-bounds.md)), PF and NK, from
+`instances/upper/` (`scripts/make-upper-heads.sh`). Each head was found by exact LPs, decided
+by the exact profile evaluator and verified by `kernelrank-check` before it was written, and
+`scripts/sandwich_table.py` checks every file again with `kernelrank-check` when it prints this
+table (the r and the max error below are the checker's). "rate" is log2(r)/m. The PF heads are
+the optimum among layered heads (every cheaper layer set was refuted by an exact LP) unless
+marked "best found". "find" is `kernelrank upper`'s time when the file was made (2 cores,
+shared with other work), "check" the checker's time on this run.
+""")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sandwich_table  # noqa: E402
+
+sandwich_table.main()

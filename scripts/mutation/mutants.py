@@ -94,6 +94,13 @@ TARGETS = [
         (r"^std::string block_name\(", r"^}"),
     ]),
     ("checker", "src/check/shifted_rule.cpp", None),
+    ("checker", "src/check/layered_head.cpp", None, [
+        (r"^std::string shown\(", r"^}"),
+    ]),
+    ("checker", "src/check/layered_rule.cpp", None, [
+        (r"^std::string layer_list\(", r"^}"),
+        (r"^std::string profile_text\(", r"^}"),
+    ]),
     ("core", "src/bounds/amplification.cpp", [
         (r"^Rational gap_domination_factor\(", r"^}"),
         (r"^AmplificationTable::AmplificationTable\(", r"^}"),

@@ -62,6 +62,10 @@ TransitionResult run_transition(const TransitionRequest& request) {
   consistent = consistent && result.product.solves();
   result.upper = 1;
   result.upper <<= static_cast<unsigned>(m);
+  // The upper side: the best verified layered head (the lower bound is for class NK).
+  result.layered = best_known_head(m, ModelClass::NonnegativeKernel);
+  if (result.layered && result.layered->checked.r < result.upper)
+    result.upper = result.layered->checked.r;
   if (!result.certificate.empty())
     result.certificate_message =
         write_verified_certificate(request.certificate, result.certificate);

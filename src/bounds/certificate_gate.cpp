@@ -25,6 +25,7 @@ CheckerVerdict verdict_of(const krcheck::CheckResult& result, const std::ostring
   verdict.verified = result.status == krcheck::Status::verified;
   verdict.bound = result.bound;
   verdict.claim = result.claim;
+  verdict.upper = result.upper;
   verdict.diagnostics = err.str();
   return verdict;
 }
@@ -123,6 +124,24 @@ std::string write_verified_certificate(const std::string& path,
   return "certificate written to " + path +
          " (verified in memory by the checker; check it with: kernelrank-check " + path +
          (certificate.family() ? " " + certificate.family()->path : std::string()) + ")\n";
+}
+
+VerifiedHead verify_layered_head(std::string text, const Integer& claimed_r) {
+  const CheckerVerdict verdict = run_checker(text, std::nullopt);
+  if (!verdict.verified)
+    throw InternalError("kernelrank-check refuses the layered head the producer made" +
+                        std::string(kNothingWritten) + ": " + verdict.diagnostics);
+  if (verdict.upper != claimed_r.str())
+    throw InternalError("the producer claims r <= " + claimed_r.str() +
+                        ", but kernelrank-check verifies r <= " + verdict.upper + kNothingWritten);
+  return VerifiedHead(std::move(text), claimed_r);
+}
+
+std::string write_verified_head(const std::string& path, const VerifiedHead& head) {
+  if (head.empty()) throw InternalError("no verified head to write to " + path + " (a bug)");
+  write_file_atomically(path, head.text());
+  return "head written to " + path +
+         " (verified in memory by the checker; check it with: kernelrank-check " + path + ")\n";
 }
 
 std::uint64_t checker_runs() { return runs.load(std::memory_order_relaxed); }

@@ -3,7 +3,8 @@
 // the task, then the family file is parsed and its digest compared, then steps, chains,
 // the rule's sum and the claim. An inherit certificate's embedded certificate is verified
 // completely before its task is compared with the outer one. Rule trace-uniform may also be
-// checked in shards (a partial result per shard) and concluded by merge_partials().
+// checked in shards (a partial result per shard) and concluded by merge_partials(). A model
+// file (kernelrank-model) is a layered head, an upper bound: parsed and checked by itself.
 #include "check/check.hpp"
 
 #include <algorithm>
@@ -21,6 +22,8 @@
 #include "check/family_chains.hpp"
 #include "check/guarded_run.hpp"
 #include "check/inherit_rule.hpp"
+#include "check/layered_head.hpp"
+#include "check/layered_rule.hpp"
 #include "check/order_rule.hpp"
 #include "check/partial.hpp"
 #include "check/product_rule.hpp"
@@ -161,6 +164,16 @@ CheckResult check_certificate(const NamedInput& cert_input, const std::optional<
                               std::ostream& out, std::ostream& err, const CheckOptions& options) {
   return guarded_run(cert_input.name, out, err, [&](CheckResult& result) {
     const bool sharded = options.shard.has_value();
+    if (is_model_file(opened(cert_input), cert_input.name)) {
+      const LayeredHead head = parse_layered_head(*cert_input.stream, cert_input.name);
+      if (family)
+        fail_malformed(head.file, 0,
+                       "a layered head takes no FAMILY argument (given '" + family->name + "')");
+      if (sharded) fail_malformed(head.file, 0, "a layered head is not checked in shards");
+      out << "c model: " << head.file << "\n";
+      result.upper = check_layered_head(head, out).str();
+      return Status::verified;
+    }
     Digest digest{};
     const Certificate cert = sharded
                                  ? parse_certificate(opened(cert_input), cert_input.name, digest)

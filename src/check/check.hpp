@@ -24,6 +24,9 @@ struct CheckResult {
   Status status = Status::malformed;
   std::string bound;  // the bound r >= bound that the rule gives (when it was computed)
   std::string claim;  // the claimed K (when the certificate was parsed)
+  // A layered head (docs/certificate-format.md, "Layered heads (upper bounds)"): the N of
+  // "r <= N" when it verified; `bound` and `claim` stay empty.
+  std::string upper;
   // A shard run: the text of the partial file (docs/certificate-format.md, "Partial
   // results"), to be written as is. Filled when the shard's pairs were counted, also when
   // one of them has a gap below 2 (status not_verified), so that a merge names the same

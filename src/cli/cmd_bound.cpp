@@ -2,6 +2,8 @@
 // models solving T(m,n) (theory.md L2-L4), optionally with a certificate.
 #include "bound_generated.hpp"
 #include "commands.hpp"
+
+#include "kernelrank/app/upper_job.hpp"
 #include "option_checks.hpp"
 #include "report_output.hpp"
 
@@ -33,6 +35,7 @@ struct BoundArgs {
   std::string model_class = "NK";
   std::string mode = "first";
   std::string cert;
+  std::string head;  // with --r: write the head that shows r suffices here
   std::uint64_t seed = 1;
   int effort = 1;
   bool no_subset = false;
@@ -198,6 +201,61 @@ bool keep_code_source_only(SourcedBound& sourced) {
   return false;
 }
 
+// --r: ruled out by the checked lower bound (exit 0); shown to suffice by a verified layered
+// head (exit 1, as "not ruled out" always was); or open between the two (exit 5).
+int answer_r(const BoundArgs& args, const Integer& bound, nlohmann::json& json,
+             std::string& human) {
+  const std::string r = std::to_string(args.r);
+  const bool ruled_out = Integer(args.r) < bound;
+  json["r"] = args.r;
+  json["r_ruled_out"] = ruled_out;
+  if (ruled_out) {
+    json["answer"] = "ruled_out";
+    human += "answer: ruled out. r = " + r + " is ruled out: no " + args.model_class +
+             " model with " + r +
+             " features solves the task (the checked lower bound r >= " + bound.str() + ")\n";
+    if (!args.head.empty()) human += "(no head written: r = " + r + " does not suffice)\n";
+    return kExitOk;
+  }
+  // Layered heads solve the cube task T(m,3), query first, position-independent.
+  const std::optional<ModelClass> model_class = parse_model_class(args.model_class);
+  std::optional<KnownHead> known;
+  if (args.n == 3 && args.mode == "first" && args.code.empty() && model_class)
+    known = best_known_head(args.m, *model_class);
+  if (known && known->checked.r <= Integer(args.r)) {
+    json["answer"] = "suffices";
+    json["head_r"] = known->checked.r.str();
+    json["head_max_error"] = to_string(known->checked.max_error);
+    std::string file = known->file;
+    human += "answer: suffices. r = " + r + " features suffice: a layered " +
+             to_string(known->head.model_class) + " head with " + known->checked.r.str() +
+             " features solves T(" + std::to_string(args.m) + ",3) (exact max error " +
+             to_decimal(known->checked.max_error, 12) +
+             "; verified now by the exact evaluator and by kernelrank-check in memory)\n";
+    if (!args.head.empty()) {
+      human += write_verified_head(args.head, known->checked.verified);
+      file = args.head;
+    } else if (!file.empty()) {
+      human += "  the head: " + file + "\n";
+    }
+    json["head"] = file.empty() ? nlohmann::json(nullptr) : nlohmann::json(file);
+    return kExitNegative;
+  }
+  json["answer"] = "open";
+  human += "answer: open. r = " + r + " is not ruled out by this bound";
+  if (known)
+    human += ", and the best verified head has " + known->checked.r.str() + " features (" +
+             (known->file.empty() ? std::string("found now") : known->file) + ")";
+  else
+    human += ", and no verified layered head is known for this task" +
+             std::string(args.n == 3 && args.mode == "first"
+                             ? " (try: kernelrank upper --m " + std::to_string(args.m) + ")"
+                             : "");
+  human += "\n";
+  if (known) json["head_r"] = known->checked.r.str();
+  return kExitUnknown;
+}
+
 int run_single(const BoundArgs& args, const GlobalOptions& global) {
   const CertificateTask task = certificate_task(args, args.m);
   SourcedBound sourced = best_certified_bound(task, search_options(args, args.m, global.quiet));
@@ -226,15 +284,7 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
   json["class"] = args.model_class;
   json["position_dependent"] = args.position_dependent;
   int exit_code = kExitOk;
-  if (args.r >= 0) {
-    const bool ruled_out = Integer(args.r) < bound;
-    json["r"] = args.r;
-    json["r_ruled_out"] = ruled_out;
-    human += ruled_out ? "r = " + std::to_string(args.r) + " is ruled out: no " + args.model_class +
-                             " model with " + std::to_string(args.r) + " features solves the task\n"
-                       : "r = " + std::to_string(args.r) + " is not ruled out by this bound\n";
-    if (!ruled_out) exit_code = kExitNegative;
-  }
+  if (args.r >= 0) exit_code = answer_r(args, bound, json, human);
   if (!args.cert.empty()) {
     human += write_verified_certificate(args.cert, sourced.best.certificate);
     json["certificate"] = args.cert;
@@ -333,6 +383,8 @@ void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& actio
       ->capture_default_str();
   cmd->add_option("--mode", args->mode, "Query mode of the task")->capture_default_str();
   cmd->add_option("--cert", args->cert, "Write the certificate to this file");
+  cmd->add_option("--head", args->head,
+                  "With --r: write the verified layered head that shows r suffices here");
   cmd->add_option("--seed", args->seed, "First seed of the randomised constructions")
       ->capture_default_str();
   cmd->add_option("--effort", args->effort, "Seeds per randomised construction")

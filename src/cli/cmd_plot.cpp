@@ -115,7 +115,9 @@ int run_bound_vs_m(const PlotArgs& args, const GlobalOptions& global) {
   const std::vector<plot::BoundRow> rows = plot::read_bound_table(args.table);
   std::vector<plot::MinRankEntry> min_ranks;
   if (!args.min_rank.empty()) min_ranks = plot::read_min_rank(args.min_rank);
-  return finish("bound-vs-m", plot::bound_vs_m_script(rows, min_ranks, args.title), args, global);
+  const std::vector<plot::BoundRow> heads = plot::read_upper_heads(args.table);
+  return finish("bound-vs-m", plot::bound_vs_m_script(rows, min_ranks, args.title, heads), args,
+                global);
 }
 
 int run_transition_vs_m(const PlotArgs& args, const GlobalOptions& global) {

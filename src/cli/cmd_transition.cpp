@@ -29,6 +29,7 @@ nlohmann::json transition_rows(const TransitionResult& t) {
        {"lower_bound", t.bound.bound.bound.str()},
        {"lower_construction", t.bound.best.construction},
        {"upper_bound", t.upper.str()},
+       {"upper_head", t.layered ? nlohmann::json(t.layered->file) : nlohmann::json(nullptr)},
        {"product_max_error", to_string(*t.product.max_error)},
        {"softmax_base", softmax.base ? nlohmann::json(*softmax.base) : nlohmann::json(nullptr)}});
   return rows;
@@ -45,12 +46,19 @@ std::string transition_text(const TransitionResult& t) {
              " instances)\n";
   }
   const SoftmaxBaseResult& softmax = t.softmax;
-  human += " n=3: " + t.bound.bound.bound.str() + " <= r <= 2^" + std::to_string(m) + " = " +
-           t.upper.str() + "\n";
+  const Integer two_to_m = Integer(1) << static_cast<unsigned>(m);
+  human += " n=3: " + t.bound.bound.bound.str() + " <= r <= " + t.upper.str() +
+           (t.upper == two_to_m ? " = 2^" + std::to_string(m) : "") + "\n";
   human += "      lower: certified by " + t.bound.best.construction + " (" +
            std::to_string(t.bound.bound.rows) + " rows, " + to_string(t.bound.bound.rule) +
            " rule)\n";
-  human += "      upper: product PF realisation, " +
+  if (t.layered)
+    human += "      upper: layered " + to_string(t.layered->head.model_class) +
+             " head, r = " + t.layered->checked.r.str() + " (" +
+             (t.layered->file.empty() ? std::string("found now") : t.layered->file) +
+             "), exact max error " + to_decimal(t.layered->checked.max_error, 12) +
+             ", verified now by the exact evaluator and kernelrank-check\n";
+  human += "      2^" + std::to_string(m) + ": product PF realisation, " +
            std::string(t.product_brute_force ? "brute force" : "profiles of its kernel") +
            ", max error " + exact_with_decimal(*t.product.max_error) + "\n";
   human += "      rank 1 fails: " + outcome_to_text(t.rank1_at_3.failures.front()) + "\n";

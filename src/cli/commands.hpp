@@ -39,6 +39,7 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
 void add_softmax_base_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_reproduce_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_bound_command(CLI::App& app, const GlobalOptions& global, Action& action);
+void add_upper_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_transition_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_domination_command(CLI::App& app, const GlobalOptions& global, Action& action);
 void add_witness_command(CLI::App& app, const GlobalOptions& global, Action& action);

@@ -154,3 +154,31 @@ std::string to_decimal(const Rational& value, int digits) {
 Rational abs_of(const Rational& value) { return value < 0 ? Rational(-value) : value; }
 
 }  // namespace kernelrank
+
+namespace kernelrank {
+
+std::string to_scientific(const Rational& value, int digits) {
+  if (digits < 0 || digits > 1000)
+    throw std::invalid_argument("to_scientific: digits out of range");
+  if (value == 0) return "0";
+  const bool negative = value < 0;
+  Rational magnitude = abs_of(value);
+  // The exponent e with 10^e <= |value| < 10^(e+1), found exactly.
+  long exponent = 0;
+  while (magnitude >= 10) {
+    magnitude /= 10;
+    ++exponent;
+  }
+  while (magnitude < 1) {
+    magnitude *= 10;
+    --exponent;
+  }
+  std::string mantissa = to_decimal(magnitude, digits);
+  if (mantissa.rfind("10", 0) == 0) {  // rounding carried over to 10.0...
+    mantissa = to_decimal(magnitude / 10, digits);
+    ++exponent;
+  }
+  return (negative ? "-" : "") + mantissa + "e" + std::to_string(exponent);
+}
+
+}  // namespace kernelrank

@@ -169,6 +169,7 @@ std::unique_ptr<Model> parse_text(std::string name, std::string contents) {
   TextReader reader(std::move(name), std::move(contents));
   const Header header = read_header(reader);
   if (header.kind == "builtin") return parse_builtin(reader, header);
+  if (header.kind == "layered") return parse_layered(reader, header);
   const bool known =
       header.kind == "tabular" || header.kind == "features" || header.kind == "parametric";
   // class= is read before the body, so that an unknown value is reported as such.
@@ -180,7 +181,7 @@ std::unique_ptr<Model> parse_text(std::string name, std::string contents) {
   if (header.kind == "parametric")
     return with_declared_class(reader, header, declared, parse_parametric(reader, header));
   reader.fail(header.line, "unknown model kind '" + header.kind +
-                               "' (expected tabular, features, parametric or builtin)");
+                               "' (expected tabular, features, parametric, builtin or layered)");
 }
 
 }  // namespace model_files

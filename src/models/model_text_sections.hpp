@@ -63,5 +63,7 @@ std::unique_ptr<Model> with_declared_class(const TextReader& reader, const Heade
 // kind=features and kind=parametric (model_text_forms.cpp).
 std::unique_ptr<Model> parse_features(TextReader& reader, const Header& header);
 std::unique_ptr<Model> parse_parametric(TextReader& reader, const Header& header);
+// kind=layered (model_text_layered.cpp).
+std::unique_ptr<Model> parse_layered(TextReader& reader, const Header& header);
 
 }  // namespace kernelrank::model_files::text

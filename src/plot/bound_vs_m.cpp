@@ -52,8 +52,8 @@ std::string min_rank_plots(const std::vector<MinRankEntry>& entries, std::string
 }  // namespace
 
 std::string bound_vs_m_script(const std::vector<BoundRow>& rows,
-                              const std::vector<MinRankEntry>& min_ranks,
-                              const std::string& title) {
+                              const std::vector<MinRankEntry>& min_ranks, const std::string& title,
+                              const std::vector<BoundRow>& heads) {
   int low_m = rows.front().m, high_m = rows.front().m;
   std::vector<std::vector<double>> bounds;
   for (const BoundRow& row : rows) {
@@ -65,15 +65,27 @@ std::string bound_vs_m_script(const std::vector<BoundRow>& rows,
   std::vector<std::vector<double>> upper;
   for (int m = low_m; m <= high_m; ++m) upper.push_back({static_cast<double>(m), std::exp2(m)});
   std::string blocks = datablock("bounds", bounds) + datablock("upper", upper);
-  const std::string extra = min_rank_plots(min_ranks, blocks);
+  std::string extra = min_rank_plots(min_ranks, blocks);
+  if (!heads.empty()) {
+    std::vector<std::vector<double>> points;
+    for (const BoundRow& head : heads)
+      points.push_back({static_cast<double>(head.m), static_cast<double>(head.lower)});
+    blocks += datablock("heads", points);
+    extra +=
+        ", $heads using 1:2 with linespoints lw 1.6 ps 0.8 pt 5 lc rgb '#009E73'"
+        " title 'verified layered head (PF, exact LP, checked): r suffices'";
+  }
   const BoundRow& last = *std::max_element(
       rows.begin(), rows.end(), [](const BoundRow& a, const BoundRow& b) { return a.m < b.m; });
   const int span = high_m - low_m;
   const std::string x_step = span > 24 ? "8" : span > 8 ? "2" : "1";
-  std::string script = blocks + kPreamble +
-                       title_line("set title", title,
-                                  "Feature rank needed for T(m,3): certified lower bounds and the "
-                                  "2^m upper end");
+  std::string script =
+      blocks + kPreamble +
+      title_line("set title", title,
+                 heads.empty() ? "Feature rank needed for T(m,3): certified lower bounds "
+                                 "and the 2^m upper end"
+                               : "Feature rank needed for T(m,3): certified lower bounds, "
+                                 "verified heads, 2^m");
   script += "set xrange [" + std::to_string(low_m - 1) + ":" + std::to_string(high_m + 1) + "]\n";
   script += "set xtics 0, " + x_step + "\nset mxtics " + x_step + "\n";
   script += "set xlabel 'm (token width)'\nset ylabel 'number of features r (log_2 scale)'\n";

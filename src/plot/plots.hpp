@@ -42,8 +42,10 @@ struct Scale {
 
 std::string accuracy_vs_r_script(const std::vector<Scale>& scales, const std::string& title);
 
+// `heads`: verified upper heads (m, r), drawn as a curve when not empty.
 std::string bound_vs_m_script(const std::vector<BoundRow>& rows,
-                              const std::vector<MinRankEntry>& min_ranks, const std::string& title);
+                              const std::vector<MinRankEntry>& min_ranks, const std::string& title,
+                              const std::vector<BoundRow>& heads = {});
 
 std::string transition_vs_m_script(const std::vector<TransitionEntry>& entries,
                                    const std::string& title);

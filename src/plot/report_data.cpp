@@ -262,6 +262,35 @@ std::vector<BoundRow> read_bound_table(const std::string& path) {
   return rows;
 }
 
+std::vector<BoundRow> read_upper_heads(const std::string& path) {
+  std::istringstream text(read_file_checked(path));
+  std::vector<BoundRow> rows;
+  std::string line;
+  std::size_t line_number = 0;
+  bool in_table = false;
+  while (std::getline(text, line)) {
+    ++line_number;
+    if (line.empty() || line[0] != '|') {
+      if (in_table && !rows.empty()) break;
+      continue;
+    }
+    const std::vector<std::string> cells = table_cells(line);
+    if (!in_table) {
+      in_table = cells.size() >= 3 && cells[0] == "m" && cells[2] == "PF head: r <=";
+      continue;
+    }
+    if (cells.empty() || cells[0].find_first_not_of("-: ") == std::string::npos) continue;
+    // "593" or "6,568,429,447,841 (best found)": the number before any remark.
+    const std::string head = cells.size() >= 3 ? cells[2].substr(0, cells[2].find(' ')) : "";
+    const long long m = table_integer(cells[0]).value_or(0);
+    const long long r = table_integer(head).value_or(0);
+    if (m < 1 || m > 1000 || r < 1)
+      throw InputError(path, line_number, "expected m and a head's r in the table 'Both sides'");
+    rows.push_back({static_cast<int>(m), r});
+  }
+  return rows;
+}
+
 std::vector<MinRankEntry> read_min_rank(const std::string& path) {
   TextReader reader(path);
   std::vector<MinRankEntry> entries;

@@ -68,6 +68,10 @@ struct BoundRow {
 // docs/bound-table.md); thousands separators are allowed in the numbers.
 std::vector<BoundRow> read_bound_table(const std::string& path);
 
+// The PF heads of the table "Both sides" in the same file (header `| m | r >= (checked) |
+// PF head: r <= |`, docs/bound-table.md), as rows m, r (in `lower`); empty when there is none.
+std::vector<BoundRow> read_upper_heads(const std::string& path);
+
 struct MinRankEntry {
   int m = 0;
   long long lower = 0;  // lower <= minimal r <= upper; equal when settled

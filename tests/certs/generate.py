@@ -12,7 +12,9 @@ checker (which is never run by this script):
   * the rule trace-uniform cases by tests/check/generated_reference.py (SplitMix64 words,
     every pair's overlap, Sigma and T with Fraction);
   * the rule shifted-trace cases by tests/check/shifted_reference.py (the witness family's
-    chains, e_ij, C_j and T_W with Fraction).
+    chains, e_ij, C_j and T_W with Fraction);
+  * the layered heads (<case>.model, upper bounds) by tests/check/layered_reference.py (every
+    profile's error with Fraction; the shipped heads' max errors as docs/upper-bounds.md has them).
 Each invalid/malformed case gets a <case>.expect file: what it tests, which file and line
 the error must name, and a fragment of the expected message. Families sit next to their
 certificate as <case>.family. Run from anywhere: python3 tests/certs/generate.py
@@ -29,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The generated-rows cases (rule trace-uniform) come from the checker tests' own reference.
 sys.path.insert(0, os.path.join(HERE, "..", "check"))
 import generated_reference  # noqa: E402
+import layered_reference  # noqa: E402
 import product_reference  # noqa: E402
 import shifted_reference  # noqa: E402
 
@@ -1009,6 +1012,7 @@ def main():
     product_reference.write_corpus(write, expect, line_of, hamming8_weight4(),
                                    golay_dodecads())  # rule trace-product
     shifted_reference.write_corpus(write, expect, line_of)  # rule shifted-trace
+    layered_reference.write_corpus(write, expect, line_of)  # layered heads (upper bounds)
 
 
 # ---------------------------------------------------------------- format 2

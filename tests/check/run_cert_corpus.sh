@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the real kernelrank-check over the certificate corpus and checks, for every case:
+# Runs the real kernelrank-check over the certificate corpus (certificates <case>.cert and
+# layered heads <case>.model, docs/certificate-format.md) and checks, for every case:
 #   valid/     exit 0, exactly one status line "s VERIFIED", nothing on stderr;
 #   invalid/   exit 1, exactly one status line "s NOT VERIFIED";
 #   malformed/ exit 2, exactly one status line "s NOT VERIFIED";
@@ -85,10 +86,10 @@ for folder in valid invalid malformed; do
     malformed) code=2; status="s NOT VERIFIED" ;;
   esac
   count=0
-  for cert in "$corpus/$folder"/*.cert; do
+  for cert in "$corpus/$folder"/*.cert "$corpus/$folder"/*.model; do
     [ -e "$cert" ] || continue
     count=$((count + 1))
-    base=${cert%.cert}
+    base=${cert%.*}
     name="$folder/$(basename "$base")"
     args=("$cert")
     [ -e "$base.family" ] && args+=("$base.family")

@@ -4,6 +4,7 @@
 // (L5). Messages name parameters as {m} (core/errors.hpp).
 #pragma once
 
+#include "kernelrank/app/upper_job.hpp"
 #include "kernelrank/bounds/bound_search.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/rational.hpp"
@@ -25,9 +26,10 @@ struct TransitionResult {
   std::vector<EvalReport> rank1;  // rank1-mean at n = 1 and n = 2
   BoundSearchResult bound;        // the n = 3 lower bound (the checker's, with a certificate)
   VerifiedCertificate certificate;
-  std::string certificate_message;  // the sentence about the written certificate
-  Integer upper;                    // 2^m
-  EvalReport product;               // the product realisation (L6) on T(m,3)
+  std::string certificate_message;   // the sentence about the written certificate
+  Integer upper;                     // the best verified head's r (layered), else 2^m
+  std::optional<KnownHead> layered;  // the best verified layered head (NK class), if known
+  EvalReport product;                // the product realisation (L6) on T(m,3)
   bool product_brute_force = false;
   EvalReport rank1_at_3;  // rank 1 on T(m,3): fails
   SoftmaxBaseResult softmax;

@@ -27,6 +27,7 @@ struct CheckerVerdict {
   bool verified = false;
   std::string bound;        // what the checker's rule gives (r >= bound), when computed
   std::string claim;        // the claim the certificate states, when it was parsed
+  std::string upper;        // a layered head's r <= upper, when verified
   std::string diagnostics;  // the checker's error lines, when not verified
 };
 
@@ -100,6 +101,30 @@ VerifiedCertificate verify_merged_certificate(CertificateDraft draft,
 // to show the user. The only writer of certificate files in the producer.
 std::string write_verified_certificate(const std::string& path,
                                        const VerifiedCertificate& certificate);
+
+// A layered head (models/layered_head.hpp) the checker's library verified in memory: it
+// solves T(m,3) and has r <= upper() features. Only verify_layered_head makes a non-empty one.
+class VerifiedHead {
+ public:
+  VerifiedHead() = default;
+  const std::string& text() const { return text_; }
+  const Integer& upper() const { return upper_; }
+  bool empty() const { return text_.empty(); }
+
+ private:
+  friend VerifiedHead verify_layered_head(std::string text, const Integer& claimed_r);
+  VerifiedHead(std::string text, Integer upper)
+      : text_(std::move(text)), upper_(std::move(upper)) {}
+  std::string text_;
+  Integer upper_ = 0;
+};
+
+// The checker's library on a layered head's text; InternalError unless it verifies it with
+// r <= claimed_r exactly (the producer made a wrong head).
+VerifiedHead verify_layered_head(std::string text, const Integer& claimed_r);
+
+// Writes a verified head atomically; returns the sentence to show the user.
+std::string write_verified_head(const std::string& path, const VerifiedHead& head);
 
 // How many times this process has run the checker on a whole certificate (run_checker and
 // everything built on it), so that tests can see that a certificate is checked once.

@@ -53,6 +53,10 @@ Integer ceil_of(const Rational& value);
 // next to the exact value (computed with integers, e.g. "0.4000" for 2/5).
 std::string to_decimal(const Rational& value, int digits);
 
+// Scientific rendering for display of values far from 1, rounded half up to `digits` places
+// of the mantissa: "3.90e-11" for digits = 2; "0" for zero.
+std::string to_scientific(const Rational& value, int digits);
+
 // |value| for rationals (Boost's abs is fine too; this keeps call sites short).
 Rational abs_of(const Rational& value);
 
