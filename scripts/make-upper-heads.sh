@@ -29,6 +29,6 @@ print("\t".join([str(d["m"]), d["class"], d["r"], ",".join(map(str, d["layers"])
     { head -n 1 "$summary"; { tail -n +2 "$summary" | awk -F'\t' -v m="$m" -v c="$model_class" \
         '!($1 == m && $2 == c)'; echo "$row"; } | sort -t$'\t' -k2,2 -k1,1n; } > "$summary.tmp.$$"
     mv "$summary.tmp.$$" "$summary"
-  ) 9> "$summary.lock"
+  ) 9> "${TMPDIR:-/tmp}/kernelrank-upper-summary.lock"
   echo "$row" >&2
 done

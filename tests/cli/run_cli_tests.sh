@@ -88,15 +88,20 @@ cmp -s "$work/b12.cert" "$work/b12-again.cert" || fail "certificates are not byt
 bound12="$(sed -n 's/^claim r >= //p' "$work/b12.cert")"
 run 0 "r below the bound is ruled out" -- "$kr" bound --m 12 --r $((bound12 - 1))
 contains "ruled out" "$out" "is ruled out"
-# Between the bound and the shipped m = 12 head ({0, 2, 10}: 1 + 66 + 66 = 133 features, the
-# cheapest layered PF head; every layer set below it is refuted) the answer is open (exit 5).
+# Between the bound and the shipped m = 12 heads the answer is open (exit 5). The NK head has
+# layers {0, 1, 2, 11}: 1 + 12 + 66 + 12 = 91 features (a floating-point MILP found 91 too,
+# issue 46); the PF head {0, 2, 10}: 1 + 66 + 66 = 133 (docs/upper-bounds.md's earlier LP).
 run 5 "r at the bound is open" -- "$kr" bound --m 12 --r "$bound12"
 contains "r at the bound is open" "$out" "answer: open"
-run 1 "r = 133 suffices at m = 12" -- "$kr" --json bound --m 12 --r 133 --head "$work/h12.model"
-contains "r = 133 suffices" "$out" '"answer": "suffices"'
-contains "r = 133 suffices" "$out" '"head_r": "133"'
+run 1 "r = 91 suffices at m = 12 (NK)" -- "$kr" --json bound --m 12 --r 91 --head "$work/h12.model"
+contains "r = 91 suffices" "$out" '"answer": "suffices"'
+contains "r = 91 suffices" "$out" '"head_r": "91"'
 run 0 "the head --head wrote verifies" -- "$check" "$work/h12.model"
-contains "the head --head wrote verifies" "$out" "c upper: r <= 133"
+contains "the head --head wrote verifies" "$out" "c upper: r <= 91"
+run 5 "r = 100 is open for PF at m = 12" -- "$kr" --json bound --m 12 --r 100 --class PF
+contains "r = 100 is open for PF" "$out" '"head_r": "133"'
+run 1 "r = 133 suffices for PF at m = 12" -- "$kr" --json bound --m 12 --r 133 --class PF
+contains "r = 133 suffices for PF" "$out" '"answer": "suffices"'
 run 2 "upper --m 0 is refused" -- "$kr" upper --m 0
 run 2 "upper --class signed is refused" -- "$kr" upper --m 8 --class signed
 run 2 "certificate into a missing directory" -- "$kr" bound --m 8 --cert "$work/missing/dir/c.cert"

@@ -48,7 +48,9 @@ class TransitionTest(TempDir):
         self.assertEqual(t.lower_bound, int(top["lower_bound"]))
         self.assertEqual(t.lower_construction, top["lower_construction"])
         self.assertEqual(t.upper_bound, int(top["upper_bound"]))
-        self.assertEqual(t.upper_bound, 2 ** 4)
+        # The shipped layered head at m = 4, layers {0, 1}: C(4,0) + C(4,1) = 5 features, below
+        # the 2^4 of the product realisation.
+        self.assertEqual(t.upper_bound, 5)
         self.assertEqual(t.product_max_error, Fraction(top["product_max_error"]))
         self.assertEqual(t.softmax_base, top["softmax_base"])
         self.assertIsInstance(t.softmax_max_error, Fraction)
