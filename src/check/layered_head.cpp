@@ -56,8 +56,8 @@ class LayeredParser {
       more = reader_.next(line_);
     }
     if (more)
-      malformed("unexpected " + shown(line_.fields[0]) + " after the last correction line (w = " +
-                std::to_string(head_.m) + ")");
+      malformed("unexpected " + shown(line_.fields[0]) +
+                " after the last correction line (w = " + std::to_string(head_.m) + ")");
     return std::move(head_);
   }
 
@@ -71,7 +71,7 @@ class LayeredParser {
     const bool numbered = line_.fields.size() > 1 && line_.fields[0] == "correction";
     malformed("expected " + what + ", found " +
               shown(numbered ? std::string(line_.fields[0]) + " " + std::string(line_.fields[1])
-                              : std::string(line_.fields[0])));
+                             : std::string(line_.fields[0])));
   }
 
   Rational number(std::string_view text, const std::string& what) const {
@@ -123,15 +123,16 @@ class LayeredParser {
     const auto size = static_cast<int>(
         parse_integer(reader_, line_.number, line_.fields[1], kMaxWidth, "the layer size j"));
     if (size > head_.m)
-      malformed("layer j = " + std::to_string(size) + " is outside 0.." +
-                std::to_string(head_.m) + " (m = " + std::to_string(head_.m) + ")");
+      malformed("layer j = " + std::to_string(size) + " is outside 0.." + std::to_string(head_.m) +
+                " (m = " + std::to_string(head_.m) + ")");
     if (head_.layers.empty() && size != 0)
       malformed("the first layer must be j = 0, found j = " + std::to_string(size));
     if (!head_.layers.empty() && size <= head_.layers.back().size)
       malformed("layer sizes must increase strictly: j = " + std::to_string(size) +
                 " after j = " + std::to_string(head_.layers.back().size) + " on line " +
                 std::to_string(head_.layers.back().line));
-    head_.layers.push_back({size, number(line_.fields[2], "c_" + std::to_string(size)), line_.number});
+    head_.layers.push_back(
+        {size, number(line_.fields[2], "c_" + std::to_string(size)), line_.number});
   }
 
   void parse_correction(int w) {
@@ -141,9 +142,8 @@ class LayeredParser {
     LayeredHead::Correction correction;
     correction.line = line_.number;
     for (int u = 0; u <= w; ++u)
-      correction.values.push_back(
-          number(line_.fields[static_cast<std::size_t>(u) + 2],
-                 "g_" + std::to_string(w) + "(" + std::to_string(u) + ")"));
+      correction.values.push_back(number(line_.fields[static_cast<std::size_t>(u) + 2],
+                                         "g_" + std::to_string(w) + "(" + std::to_string(u) + ")"));
     head_.corrections.push_back(std::move(correction));
   }
 

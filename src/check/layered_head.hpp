@@ -21,7 +21,7 @@ namespace krcheck {
 
 struct LayeredHead {
   struct Layer {
-    int size = 0;  // j
+    int size = 0;          // j
     Rational coefficient;  // c_j
     long line = 0;
   };

@@ -76,8 +76,8 @@ BigInt check_layered_head(const LayeredHead& head, std::ostream& out) {
   if (features != head.declared_features)
     fail_check(head.file, head.header_line,
                "r=" + head.declared_features.str() + ", but the layers " + layer_list(head) +
-                   " at m=" + std::to_string(head.m) + " have sum_j C(m, j) = " +
-                   features.str() + " features");
+                   " at m=" + std::to_string(head.m) + " have sum_j C(m, j) = " + features.str() +
+                   " features");
   out << "c features: r = sum over the layers of C(" << head.m << ", j) = " << features << "\n";
 
   // y - target = num / (den * scale) with integers k(u) = K(u) L_K, scale = L_w and

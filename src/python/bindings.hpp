@@ -150,5 +150,6 @@ void register_min_rank(py::module_& module);  // min_rank.cpp
 // transition.cpp: transition; transcript.cpp: transcript; train.cpp: train
 void register_train_commands(py::module_& module);
 void register_witness(py::module_& module);  // witness.cpp: witness, certify, construct
+void register_upper(py::module_& module);    // upper.cpp: upper
 
 }  // namespace kernelrank::python

@@ -1,8 +1,10 @@
 // kernelrank.bound: the certified rank lower bound of `kernelrank bound` for one m
 // (src/cli/cmd_bound.cpp run_single), optionally with the certificate written atomically
-// after the checker's library verified it in memory.
+// after the checker's library verified it in memory, and with r=R the answer about R of its
+// answer_r: ruled out by the bound, shown to suffice by a verified layered head, or open.
 #include "bindings.hpp"
 
+#include "kernelrank/app/upper_job.hpp"
 #include "kernelrank/bounds/bound_sources.hpp"
 #include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
@@ -28,6 +30,9 @@ struct PyBoundResult {
   py::object certificate_path;  // where it was written, or None
   std::string message;          // the sentence the CLI prints about the written certificate
   py::object r, r_ruled_out;    // the r asked about and whether it is ruled out, or None
+  py::object answer;            // with r: "ruled_out", "suffices" or "open"; else None
+  py::object head_r;            // the best verified layered head's features (int), or None
+  py::object head_file;         // its shipped file, or None (found now, or no head)
   std::string model_class;
   bool position_dependent = false;
 };
@@ -71,9 +76,18 @@ PyBoundResult run_bound(const py::object& m_arg, const py::object& n_arg, const 
 
   SourcedBound sourced;
   std::string message;
+  bool ruled_out = false;
+  std::optional<KnownHead> known;
   {
     py::gil_scoped_release release;
     sourced = best_certified_bound(task, options);
+    // r=R as cmd_bound.cpp's answer_r: layered heads solve the cube task T(m,3), query first,
+    // position-independent; best_known_head counts a PF head for NK too.
+    ruled_out = asked >= 0 && Integer(asked) < sourced.best.bound;
+    if (asked >= 0 && !ruled_out && n == 3 && task.mode == QueryMode::First &&
+        options.code_file.empty())
+      known = best_known_head(
+          m, task.positive_features ? ModelClass::PositiveFeatures : ModelClass::NonnegativeKernel);
     if (!path.empty()) message = write_verified_certificate(path, sourced.best.certificate);
   }
   PyBoundResult result;
@@ -105,8 +119,18 @@ PyBoundResult run_bound(const py::object& m_arg, const py::object& n_arg, const 
   result.certificate_path = path.empty() ? py::object(py::none()) : py::object(py::str(path));
   result.message = message;
   result.r = asked >= 0 ? py::object(py::int_(asked)) : py::object(py::none());
-  result.r_ruled_out = asked >= 0 ? py::object(py::bool_(Integer(asked) < sourced.best.bound))
-                                  : py::object(py::none());
+  result.r_ruled_out = asked >= 0 ? py::object(py::bool_(ruled_out)) : py::object(py::none());
+  result.answer = py::none();
+  result.head_r = py::none();
+  result.head_file = py::none();
+  if (asked >= 0) {
+    const bool suffices = known && known->checked.r <= Integer(asked);
+    result.answer = py::str(ruled_out ? "ruled_out" : suffices ? "suffices" : "open");
+    if (known) {
+      result.head_r = to_python_int(known->checked.r);
+      if (!known->file.empty()) result.head_file = py::str(known->file);
+    }
+  }
   return result;
 }
 
@@ -140,6 +164,14 @@ void register_bound(py::module_& module) {
                     "The CLI's sentence about the written certificate ('' if none)")
       .def_readonly("r", &PyBoundResult::r, "The r asked about (int), or None")
       .def_readonly("r_ruled_out", &PyBoundResult::r_ruled_out, "Whether r < bound (bool), or None")
+      .def_readonly("answer", &PyBoundResult::answer,
+                    "With r: 'ruled_out' (r < bound), 'suffices' (a verified layered head has "
+                    "at most r features) or 'open'; None without r")
+      .def_readonly("head_r", &PyBoundResult::head_r,
+                    "With r not ruled out: the features of the best verified layered head for "
+                    "T(m,3) (int), or None")
+      .def_readonly("head_file", &PyBoundResult::head_file,
+                    "That head's shipped file (str), or None (found now, or no head)")
       .def_readonly("model_class", &PyBoundResult::model_class, "'NK' or 'PF'")
       .def_readonly("position_dependent", &PyBoundResult::position_dependent,
                     "Bound for position-dependent maps")
@@ -156,7 +188,11 @@ void register_bound(py::module_& module) {
 The same computation as `kernelrank bound` for one m: every source (code bound, order
 argument, inheritance, linear dependence, one row) is tried, and each candidate
 certificate is verified in memory by the independent checker's library before it can win.
-  r=R              also say whether R features are ruled out (r_ruled_out); R >= 0
+  r=R              also answer whether R features are ruled out by the bound (R >= 0;
+                   r_ruled_out), suffice or are open (answer): for n=3, mode "first"
+                   and no code, R suffices when the best verified layered head (shipped
+                   or found now, as upper finds it; a PF head counts for NK) has at most
+                   R features (head_r)
   code=PATH        use only this code (own tokens) and its subsets
   model_class      "NK" or "PF"; position_dependent=True bounds position-dependent maps
   certificate=PATH write the certificate there, atomically

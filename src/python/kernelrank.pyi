@@ -112,6 +112,12 @@ class BoundResult:
     """The r asked about (int), or None"""
     r_ruled_out: bool | None
     """Whether r < bound (bool), or None"""
+    answer: str | None
+    """With r: 'ruled_out' (r < bound), 'suffices' (a verified layered head has at most r features) or 'open'; None without r"""
+    head_r: int | None
+    """With r not ruled out: the features of the best verified layered head for T(m,3) (int), or None"""
+    head_file: str | None
+    """That head's shipped file (str), or None (found now, or no head)"""
     model_class: str
     """'NK' or 'PF'"""
     position_dependent: bool
@@ -659,7 +665,7 @@ class TransitionResult:
     lower_rule: str
     """Its rule (trace, dominance)"""
     upper_bound: int
-    """n = 3: 2**m, the product realisation's features (int)"""
+    """n = 3: the best verified layered head's features, else 2**m (int)"""
     product_max_error: Fraction
     """The product realisation's max error on T(m,3) (Fraction)"""
     product_method: str
@@ -676,6 +682,39 @@ class TransitionResult:
     """Where it was written, or None"""
     message: str
     """The CLI's sentence about the written certificate ('' if none)"""
+    def __bool__(self) -> bool: ...
+
+class UpperResult:
+    """The cheapest layered head for T(m,3) the exact layer-set search found, verified by the exact evaluator and the checker's library, as `kernelrank upper` reports it: r features suffice."""
+
+    m: int
+    """Token width"""
+    model_class: str
+    """'PF' or 'NK'"""
+    r: int | None
+    """The head's features (int, exact: the checker's r <= N), or None when no layer set was found within the LP budget"""
+    layers: list[int]
+    """The layer set J, increasing from 0 (list of int; [] without a head)"""
+    coefficients: list[Fraction]
+    """c_j of K(u) = sum_j c_j C(u, j), one per layer (list of Fraction)"""
+    max_error: Fraction | None
+    """The exact max error over every profile of T(m,3) (Fraction, < 1/2), or None"""
+    margin: Fraction | None
+    """The LP's optimum t (Fraction; PF normalised K(m) = 1, NK K(0) = 1), or None"""
+    optimal: bool
+    """Every cheaper layer set was refuted by an exact LP (bool)"""
+    verified: bool
+    """The head was verified by the exact evaluator and the checker's library (bool; False without a head)"""
+    lps: int
+    """Exact LPs solved (int)"""
+    refuted: int
+    """Layer sets refuted (int)"""
+    file: str | None
+    """Where the head was written, or None"""
+    seconds: float
+    """Wall-clock time, for display"""
+    message: str
+    """The CLI's sentence about the written head ('' if none)"""
     def __bool__(self) -> bool: ...
 
 class UsageError(Error, ValueError):
@@ -747,7 +786,11 @@ def bound(
     The same computation as `kernelrank bound` for one m: every source (code bound, order
     argument, inheritance, linear dependence, one row) is tried, and each candidate
     certificate is verified in memory by the independent checker's library before it can win.
-      r=R              also say whether R features are ruled out (r_ruled_out); R >= 0
+      r=R              also answer whether R features are ruled out by the bound (R >= 0;
+                       r_ruled_out), suffice or are open (answer): for n=3, mode "first"
+                       and no code, R suffices when the best verified layered head (shipped
+                       or found now, as upper finds it; a PF head counts for NK) has at most
+                       R features (head_r)
       code=PATH        use only this code (own tokens) and its subsets
       model_class      "NK" or "PF"; position_dependent=True bounds position-dependent maps
       certificate=PATH write the certificate there, atomically
@@ -1146,6 +1189,32 @@ def transition(
     Example:
       >>> t = kernelrank.transition(6)
       >>> t.lower_bound, t.upper_bound, t.softmax_base
+    """
+
+def upper(
+    m: int,
+    *,
+    model_class: str = 'PF',
+    out: str | os.PathLike[str] | None = None,
+    lp_budget: int = 2000,
+) -> UpperResult:
+    """The cheapest layered head for T(m,3) by exact LPs; returns an UpperResult.
+
+    The search of `kernelrank upper`: layer sets J are tried cheapest first, each decided by an
+    exact LP; the head found is checked by the exact evaluator over every profile of T(m,3)
+    and by the checker's library in memory before it is returned or written, so r features
+    suffice. The result is true when a head was found.
+      m              token width, 1..128
+      model_class    "PF" (every c_j >= 0) or "NK" (K(u) >= 0): an NK head may be cheaper
+      out=PATH       write the head there (a kind=layered model file), atomically
+      lp_budget      exact LPs the search may solve (1..1000000); optimal says whether every
+                     cheaper layer set was refuted within it
+    An argument of the wrong type raises TypeError, a value outside its range (or m outside
+    the library's) kernelrank.UsageError, each naming the argument.
+
+    Example:
+      >>> u = kernelrank.upper(8)
+      >>> u.r, u.layers, u.max_error
     """
 
 def witness(

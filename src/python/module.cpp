@@ -21,8 +21,9 @@ Every verdict is computed in exact rational arithmetic by the same C++ library a
 Functions:
   evaluate(model, *, builtin=None, m=None, n=3, mode="first", family=None, tokens=None, ...)
       exact evaluation of a model file, a built-in or a dict of arrays (kernelrank eval)
-  bound(m, *, n=3, certificate=None, ...)
-      the certified lower bound on the feature rank (kernelrank bound)
+  bound(m, *, n=3, r=None, certificate=None, ...)
+      the certified lower bound on the feature rank, and with r whether r is ruled out,
+      suffices or is open (kernelrank bound)
   check_certificate(path, family=None, *, threads=0)
       the independent checker (kernelrank-check)
   counterexample(model, *, ...)
@@ -41,6 +42,8 @@ Functions:
       the table of minimal ranks (kernelrank min-rank)
   transition(m=24, *, certificate=None)
       the phase-transition table n = 1, 2, 3 (kernelrank transition)
+  upper(m, *, model_class="PF", out=None, lp_budget=2000)
+      the cheapest layered head for T(m,3), verified: r features suffice (kernelrank upper)
   transcript(m=None, *, n=None, family=None, ...)
       the transcript bound (kernelrank transcript)
   train(family=None, *, out, r, feature, ...)
@@ -70,6 +73,7 @@ int outside its range UsageError, each naming the argument: "m must be an int, n
   register_min_rank(module);
   register_train_commands(module);
   register_witness(module);
+  register_upper(module);
   module.def(
       "set_progress",
       [](const pybind11::object& enabled) {

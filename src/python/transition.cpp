@@ -29,8 +29,9 @@ struct PyTransitionResult {
 
 std::string transition_repr(const PyTransitionResult& t) {
   return "TransitionResult(m=" + std::to_string(t.m) +
-         ", lower_bound=" + py::str(t.lower_bound).cast<std::string>() + ", upper_bound=2**" +
-         std::to_string(t.m) + ", softmax_base=" + py::str(t.softmax_base).cast<std::string>() +
+         ", lower_bound=" + py::str(t.lower_bound).cast<std::string>() +
+         ", upper_bound=" + py::str(t.upper_bound).cast<std::string>() +
+         ", softmax_base=" + py::str(t.softmax_base).cast<std::string>() +
          ", consistent=" + (t.consistent ? "True" : "False") + ")";
 }
 
@@ -97,7 +98,7 @@ void register_transition(py::module_& module) {
       .def_readonly("lower_rows", &PyTransitionResult::lower_rows, "Rows of that construction")
       .def_readonly("lower_rule", &PyTransitionResult::lower_rule, "Its rule (trace, dominance)")
       .def_readonly("upper_bound", &PyTransitionResult::upper_bound,
-                    "n = 3: 2**m, the product realisation's features (int)")
+                    "n = 3: the best verified layered head's features, else 2**m (int)")
       .def_readonly("product_max_error", &PyTransitionResult::product_max_error,
                     "The product realisation's max error on T(m,3) (Fraction)")
       .def_readonly("product_method", &PyTransitionResult::product_method,

@@ -234,7 +234,8 @@ class FunctionRanges(unittest.TestCase):
 class NoFlagsInTheModule(unittest.TestCase):
     def test_docstrings_speak_of_keywords(self):
         for name in ("bound", "check_certificate", "counterexample", "generate_family", "set_progress",
-                     "BoundResult", "CheckResult", "Counterexample", "GeneratedSets", "Instance",
+                     "upper", "UpperResult", "BoundResult", "CheckResult", "Counterexample",
+                     "GeneratedSets", "Instance",
                      "Error", "UsageError", "InputError", "ResourceError", "OutputError", "InternalError"):
             with self.subTest(name=name):
                 self.assertNotRegex(getattr(kernelrank, name).__doc__, r"--[a-z]")
