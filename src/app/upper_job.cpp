@@ -77,13 +77,13 @@ std::optional<KnownHead> best_known_head(int m, ModelClass model_class) {
         KnownHead{std::move(*head), std::move(checked), shipped_layered_head_path(m, head_class)};
   }
   if (best || m < 1 || m > kSearchWhenMissing) return best;
-  UpperRequest request;
-  request.m = m;
-  request.model_class = model_class;
-  UpperResult found = run_upper(request);
-  if (!found.head) return std::nullopt;
-  CheckedHead checked = check_layered_head(*found.head, {});
-  return KnownHead{std::move(*found.head), std::move(checked), ""};
+  LayeredSearchOptions options;
+  options.m = m;
+  options.model_class = model_class;
+  const LayeredSearchResult found = search_layer_sets(options);
+  if (!found.best || !found.best->head) return std::nullopt;
+  CheckedHead checked = check_layered_head(*found.best->head, {});
+  return KnownHead{*found.best->head, std::move(checked), ""};
 }
 
 UpperResult run_upper(const UpperRequest& request) {
