@@ -3,6 +3,7 @@
 // The per-cell list doubles as the search benchmark: each (m, class, r) cell
 // reports the wall-clock time it took to settle.
 #include "commands.hpp"
+#include "search_budget_options.hpp"
 
 #include "kernelrank/app/search_job.hpp"
 #include "kernelrank/core/errors.hpp"
@@ -27,7 +28,6 @@ struct MinRankArgs {
   }();
   std::string models_dir;
   int r_max = 8;
-  bool no_cross_check = false;
   bool verbose = false;
   int threads = 0;
 };
@@ -37,7 +37,6 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
   request.m_max = args.m_max;
   request.model_class = args.model_class;
   request.budget = args.budget;
-  request.budget.cross_check = !args.no_cross_check;
   request.r_max = args.r_max;
   request.models_dir = args.models_dir;
   request.threads = args.threads;
@@ -93,31 +92,9 @@ void add_min_rank_command(CLI::App& app, const GlobalOptions& global, Action& ac
       "min-rank", "Table of minimal feature ranks for T(m,3), m = 1..M (docs/min-rank.md)");
   cmd->add_option("--m-max", args->m_max, "Largest m")->capture_default_str();
   cmd->add_option("--class", args->model_class, "NK, PF or both")->capture_default_str();
-  cmd->add_option("--rlimit", args->budget.rlimit, "Z3 resource limit per check (0: none)")
-      ->capture_default_str();
-  cmd->add_option("--timeout", args->budget.timeout,
-                  "Wall-clock budget per cell in seconds (0: none)")
-      ->capture_default_str();
-  cmd->add_option("--memory", args->budget.memory_mb,
-                  "Address-space limit of each search process in MiB")
-      ->capture_default_str();
+  add_search_budget_options(*cmd, args->budget, BudgetScope::PerCell);
   cmd->add_option("--models-dir", args->models_dir, "Write the minimal models found here");
-  cmd->add_option("--save-smt2", args->budget.save_smt2, "Save the deciding Z3 queries here");
   cmd->add_option("--r-max", args->r_max, "Largest r tried per row")->capture_default_str();
-  cmd->add_option("--seed", args->budget.seed, "First seed of the proposal search")
-      ->capture_default_str();
-  cmd->add_option("--restarts", args->budget.restarts, "Restarts of the proposal search per cell")
-      ->capture_default_str();
-  cmd->add_option("--iterations", args->budget.iterations, "Iterations per restart")
-      ->capture_default_str();
-  cmd->add_option("--cross-check-seconds", args->budget.cross_check_seconds,
-                  "Budget of the Z3 cross-check of an exactly refuted cell")
-      ->capture_default_str();
-  cmd->add_option("--heuristic-share", args->budget.heuristic_share,
-                  "Share of the budget for the proposal search before Z3 (0..1)")
-      ->capture_default_str();
-  cmd->add_flag("--no-cross-check", args->no_cross_check,
-                "Skip Z3 on cells an exact argument refutes");
   cmd->add_flag("--verbose", args->verbose,
                 "Progress lines on stderr even when it is not a terminal");
   cmd->add_option("--threads", args->threads,

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "report_output.hpp"
+#include "search_budget_options.hpp"
 
 #include "kernelrank/app/search_job.hpp"
 #include "kernelrank/core/errors.hpp"
@@ -35,7 +36,7 @@ struct SearchArgs {
   bool plain = false;
   bool no_exact = false;
   bool no_heuristic = false, no_z3 = false, no_lemmas = false, no_symmetry = false,
-       no_isolate = false, no_cross_check = false, no_certificate = false, verbose = false;
+       no_isolate = false, no_certificate = false, verbose = false;
 };
 
 // The request of app/search_job.hpp, as the options give it.
@@ -48,7 +49,6 @@ SearchRequest search_request(const SearchArgs& args, const GlobalOptions& global
   request.model_class = args.model_class;
   request.mode = args.mode;
   request.budget = args.budget;
-  request.budget.cross_check = !args.no_cross_check;
   request.solver = args.solver;
   request.max_rounds = args.max_rounds;
   request.plain = args.plain;
@@ -236,31 +236,16 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_option("--mode", args->mode,
                   "Query mode of the cube task (the deduplicated task is the same)")
       ->capture_default_str();
-  cmd->add_option("--rlimit", args->budget.rlimit,
-                  "Z3 resource limit per check (deterministic; 0: none)")
-      ->capture_default_str();
-  cmd->add_option("--timeout", args->budget.timeout, "Wall-clock budget in seconds (0: none)")
-      ->capture_default_str();
-  cmd->add_option("--memory", args->budget.memory_mb,
-                  "Address-space limit of the search process in MiB (0: none)")
-      ->capture_default_str();
+  add_search_budget_options(*cmd, args->budget, BudgetScope::OneSearch);
   cmd->add_option("--out", args->out, "Write the model found (tabular form)");
   cmd->add_option("--format", args->format, "Model file format: text or json")
       ->capture_default_str();
   cmd->add_option("--features", args->features,
                   "Also write the model in feature form (kind=features)");
   cmd->add_option("--cert", args->cert, "Write the rank-bound certificate when one refutes r");
-  cmd->add_option("--save-smt2", args->budget.save_smt2,
-                  "Save the deciding Z3 queries (SMT2) in this directory");
   cmd->add_option("--solver", args->solver,
                   "SMT backend: z3, cvc5 (the cvc5 executable) or both (first answer wins, the "
                   "other corroborates an unsat)")
-      ->capture_default_str();
-  cmd->add_option("--seed", args->budget.seed, "First seed of the floating-point proposal search")
-      ->capture_default_str();
-  cmd->add_option("--restarts", args->budget.restarts, "Restarts of the proposal search")
-      ->capture_default_str();
-  cmd->add_option("--iterations", args->budget.iterations, "Iterations per restart")
       ->capture_default_str();
   cmd->add_option("--max-rounds", args->max_rounds, "Counterexample-guided Z3 rounds")
       ->capture_default_str();
@@ -274,14 +259,6 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, Action& acti
   cmd->add_flag("--no-symmetry", args->no_symmetry, "No symmetry breaking");
   cmd->add_flag("--no-isolate", args->no_isolate,
                 "Run in this process (no memory cap, no hard wall-clock stop)");
-  cmd->add_option("--cross-check-seconds", args->budget.cross_check_seconds,
-                  "Budget of the Z3 cross-check of an exactly refuted cell")
-      ->capture_default_str();
-  cmd->add_option("--heuristic-share", args->budget.heuristic_share,
-                  "Share of the budget for the proposal search before Z3 (0..1)")
-      ->capture_default_str();
-  cmd->add_flag("--no-cross-check", args->no_cross_check,
-                "Skip Z3 when an exact argument already refutes r");
   cmd->add_flag("--no-certificate", args->no_certificate, "Do not try the rank-bound certificate");
   cmd->add_flag("--verbose", args->verbose,
                 "Progress lines on stderr even when it is not a terminal");

@@ -1,6 +1,7 @@
 // kernelrank.min_rank: the table of minimal feature ranks for T(m,3), the pipeline of
 // app/search_job.hpp that the CLI's min-rank runs too, with every cell as a Python object.
 #include "bindings.hpp"
+#include "search_budget.hpp"
 
 #include "core/progress.hpp"
 #include "kernelrank/app/search_job.hpp"
@@ -67,18 +68,11 @@ PyMinRankResult run_min_rank(const MinRankArgs& a) {
   MinRankRequest request;
   request.m_max = int_arg<int>(a.m_max, "m_max");
   request.model_class = str_arg(a.model_class, "model_class");
-  request.budget.rlimit = int_arg<unsigned long long>(a.rlimit, "rlimit");
-  request.budget.timeout = float_arg(a.timeout, "timeout");
-  request.budget.memory_mb = int_arg<std::size_t>(a.memory, "memory");
   if (!a.models_dir.is_none()) request.models_dir = path_argument(a.models_dir, "models_dir");
-  if (!a.save_smt2.is_none()) request.budget.save_smt2 = path_argument(a.save_smt2, "save_smt2");
   request.r_max = int_arg<int>(a.r_max, "r_max");
-  request.budget.seed = int_arg<std::uint64_t>(a.seed, "seed");
-  request.budget.restarts = int_arg<int>(a.restarts, "restarts");
-  request.budget.iterations = int_arg<int>(a.iterations, "iterations");
-  request.budget.cross_check_seconds = float_arg(a.cross_check_seconds, "cross_check_seconds");
-  request.budget.heuristic_share = float_arg(a.heuristic_share, "heuristic_share");
-  request.budget.cross_check = !bool_arg(a.no_cross_check, "no_cross_check");
+  request.budget =
+      search_budget_arg({a.rlimit, a.timeout, a.memory, a.save_smt2, a.seed, a.restarts,
+                         a.iterations, a.cross_check_seconds, a.heuristic_share, a.no_cross_check});
   const bool verbose = bool_arg(a.verbose, "verbose");
   request.threads = int_arg<int>(a.threads, "threads");
   if (Progress::allowed() && (verbose || isatty(STDERR_FILENO) == 1))

@@ -1,6 +1,7 @@
 // kernelrank.search: one rank-search cell, the pipeline of app/search_job.hpp that the CLI's
 // search runs too, with the verdict, its label and the model found as Python objects.
 #include "bindings.hpp"
+#include "search_budget.hpp"
 
 #include "core/progress.hpp"
 #include "kernelrank/app/search_job.hpp"
@@ -137,16 +138,9 @@ SearchRequest search_request(const SearchArgs& a) {
   request.model_class = str_arg(a.model_class, "model_class");
   request.family = path_or_empty(a.family, "family");
   request.mode = str_arg(a.mode, "mode");
-  request.budget.rlimit = int_arg<unsigned long long>(a.rlimit, "rlimit");
-  request.budget.timeout = float_arg(a.timeout, "timeout");
-  request.budget.memory_mb = int_arg<std::size_t>(a.memory, "memory");
-  request.budget.seed = int_arg<std::uint64_t>(a.seed, "seed");
-  request.budget.restarts = int_arg<int>(a.restarts, "restarts");
-  request.budget.iterations = int_arg<int>(a.iterations, "iterations");
-  request.budget.cross_check = !bool_arg(a.no_cross_check, "no_cross_check");
-  request.budget.cross_check_seconds = float_arg(a.cross_check_seconds, "cross_check_seconds");
-  request.budget.heuristic_share = float_arg(a.heuristic_share, "heuristic_share");
-  request.budget.save_smt2 = path_or_empty(a.save_smt2, "save_smt2");
+  request.budget =
+      search_budget_arg({a.rlimit, a.timeout, a.memory, a.save_smt2, a.seed, a.restarts,
+                         a.iterations, a.cross_check_seconds, a.heuristic_share, a.no_cross_check});
   request.solver = str_arg(a.solver, "solver");
   request.max_rounds = int_arg<int>(a.max_rounds, "max_rounds");
   request.plain = bool_arg(a.plain, "plain");
