@@ -68,12 +68,12 @@ FUNCTION_ARGUMENTS = {
 RETURNS = {"evaluate": "EvalResult | BallResult"}
 # Attributes held as Python objects, by name in every class, or "Class.name" for one class.
 ATTRIBUTES = {
-    "__int__": "int", "answer": "str | None", "answer_vectors": "int",
-    "block_weight": "int | None", "bound": "int | None", "bound_construction": "str | None",
-    "bound_rows": "int | None", "certificate": "str | None", "certificate_path": "str | None",
+    "__int__": "int", "answer": "str | None", "answer_vectors": "int", "block_weight": "int | None",
+    "bound": "int | None", "bound_construction": "str | None", "bound_rows": "int | None",
+    "cells": "list[MinRankCell]", "certificate": "str | None", "certificate_path": "str | None",
     "certificate_rule": "str | None", "claim": "int | None", "clique": "list[list[str]] | None",
-    "clique_source": "str | None", "coefficients": "list[Fraction]",
-    "contexts": "int", "cross_checked": "bool | None", "d": "int", "decided_at": "dict[int, int]",
+    "clique_source": "str | None", "coefficients": "list[Fraction]", "contexts": "int",
+    "cross_checked": "bool | None", "d": "int", "decided_at": "dict[int, int]",
     "diagonal": "Fraction", "disagreement_list": "list[dict[str, Any]]", "disagreements": "int",
     "epochs": "int", "error": "Fraction | None", "error_hi": "Fraction | None",
     "error_lo": "Fraction | None", "error_rate": "Fraction", "failing": "int",
@@ -82,36 +82,35 @@ ATTRIBUTES = {
     "files": "list[str]", "final_loss": "float", "first_failure": "dict[str, Any] | None",
     "float_accuracy": "float", "float_error_rate": "float", "float_failing": "int",
     "grid": "bool | None", "head_file": "str | None", "head_r": "int | None",
-    "heuristic": "dict[str, Any] | None", "inherited_from": "str | None", "instances": "int",
-    "kernel_rank": "int", "log2": "tuple[int, int]", "lost_steps": "list[str] | None",
-    "lost_steps_count": "int | None", "lower_bound": "int", "lr": "float",
-    "margin": "Fraction | None", "max_error": "Fraction | None", "max_error_hi": "Fraction | None",
-    "max_error_lo": "Fraction | None", "method": "str | None", "min_bits": "int | None",
-    "model": "str | None", "model_path": "str | None", "negative_example": "Instance | None",
-    "negative_solved": "int", "order_argument": "dict[str, Any] | None", "out": "str | None",
-    "output": "Fraction | None", "output_hi": "Fraction | None", "output_lo": "Fraction | None",
-    "pairs": "int | None", "passing": "int", "positions": "int", "product": "int",
-    "product_max_error": "Fraction", "queries": "int", "r": "int",
-    "r_ruled_out": "bool | None", "rank1_failure": "Instance", "recipe": "dict[str, Any]",
-    "row_instances": "int", "rows": "list[MinRankRow]", "rule": "str | None", "safetensors": "str",
-    "seed": "int", "shift": "Fraction | None", "slope": "Fraction",
-    "small_n": "list[dict[str, Any]]", "softmax_base": "int | None",
-    "softmax_max_error": "Fraction | None", "test": "list[Instance]",
-    "test_family": "str | None", "text": "str", "timing": "dict[str, Any]", "tokens": "list[str]",
+    "heuristic": "dict[str, Any] | None", "incomplete": "list[str]", "inherited_from": "str | None",
+    "instances": "int", "kernel_rank": "int", "layers": "list[int]", "log2": "tuple[int, int]",
+    "lost_steps": "list[str] | None", "lost_steps_count": "int | None", "lower_bound": "int",
+    "lr": "float", "margin": "Fraction | None", "max_error": "Fraction | None",
+    "max_error_hi": "Fraction | None", "max_error_lo": "Fraction | None", "method": "str | None",
+    "min_bits": "int | None", "model": "str | None", "model_path": "str | None",
+    "models": "list[TrainedModel]", "negative_example": "Instance | None", "negative_solved": "int",
+    "order_argument": "dict[str, Any] | None", "out": "str | None", "output": "Fraction | None",
+    "output_hi": "Fraction | None", "output_lo": "Fraction | None", "pairs": "int | None",
+    "passing": "int", "positions": "int", "product": "int", "product_max_error": "Fraction",
+    "queries": "int", "query_tokens": "list[str]", "r": "int", "r_ruled_out": "bool | None",
+    "rank1_failure": "Instance", "recipe": "dict[str, Any]", "row_instances": "int",
+    "rows": "list[MinRankRow]", "rule": "str | None", "safetensors": "str", "seed": "int",
+    "shift": "Fraction | None", "slope": "Fraction", "small_n": "list[dict[str, Any]]",
+    "softmax_base": "int | None", "softmax_max_error": "Fraction | None",
+    "sources": "list[tuple[str, int, str]]", "test": "list[Instance]", "test_family": "str | None",
+    "text": "str", "timing": "dict[str, Any]", "tokens": "list[str]",
     "trace_value": "Fraction | None", "train": "list[Instance]", "train_family": "str",
-    "transcripts_upper": "int | None", "undecided": "int", "undefined": "int",
-    "upper": "int | None", "upper_bound": "int", "witness_contexts": "str | None",
-    "worst": "Instance | None", "z3": "list[dict[str, Any]]",
+    "transcripts_upper": "int | None", "undecided": "int",
+    "undecided_instances": "list[BallInstance]", "undefined": "int", "upper": "int | None",
+    "upper_bound": "int", "value_sets": "list[list[int]]", "why_not": "list[str]",
+    "witness_contexts": "str | None", "worst": "Instance | None", "z3": "list[dict[str, Any]]",
     "BallResult.failures": "list[BallInstance]", "BallResult.worst": "BallInstance | None",
-    "cells": "list[MinRankCell]", "incomplete": "list[str]", "layers": "list[int]",
-    "models": "list[TrainedModel]", "query_tokens": "list[str]",
-    "sources": "list[tuple[str, int, str]]", "undecided_instances": "list[BallInstance]",
-    "value_sets": "list[list[int]]", "why_not": "list[str]",
     "BoundResult.bound": "int", "BoundResult.construction": "str | None",
     "BoundResult.r": "int | None", "BoundResult.rows": "int | None", "BoundResult.rule": "str",
-    "SearchResult.model": "SearchModel | None", "TrainedModel.files": "dict[str, Any]",
-    "TrainedModel.test": "TrainedSplit | None",
-    "TranscriptResult.log2": "tuple[int, int] | None", "UpperResult.r": "int | None", "Counterexample.failing": "Instance | None", "TranscriptResult.instances": "int | None",
+    "Counterexample.failing": "Instance | None", "SearchResult.model": "SearchModel | None",
+    "TrainedModel.files": "dict[str, Any]", "TrainedModel.test": "TrainedSplit | None",
+    "TranscriptResult.instances": "int | None", "TranscriptResult.log2": "tuple[int, int] | None",
+    "UpperResult.r": "int | None",
 }
 # Attributes an exception carries, set when it is raised (the module cannot list them).
 EXCEPTION_ATTRIBUTES = {"InputError": {"file": "str", "line": "int", "column": "int"}}
@@ -173,11 +172,15 @@ def annotation(text):
 
 def signature(function):
     """(arguments, return type) pybind11 states: [(name, kind, annotation, default or ...)]."""
-    first = (function.__doc__ or "").splitlines()[0] if function.__doc__ else ""
+    first = (function.__doc__ or "\n").splitlines()[0]
     head, arrow, returns = first.rpartition(") -> ")
-    if not arrow or "(" not in head:
-        raise Missing("%s: no pybind11 signature in the first line of its docstring" % function.__name__)
-    tree = ast.parse("def f(%s): pass" % head[head.index("(") + 1:]).body[0].args
+    try:
+        tree = ast.parse("def f(%s): pass" % head[head.index("(") + 1:]).body[0].args
+    except (ValueError, SyntaxError):
+        arrow = ""
+    if not arrow:
+        raise Missing("%s: no signature pybind11 can state in the first line of its docstring: %s"
+                      % (function.__name__, first))
     positional = tree.posonlyargs + tree.args
     defaults = [...] * (len(positional) - len(tree.defaults)) + list(tree.defaults)
     arguments = [(a, "positional", d) for a, d in zip(positional, defaults)]
@@ -296,8 +299,9 @@ class Stubs:
             print("generate-python-stubs: warning: table entries that name nothing the module types "
                   "loosely: %s" % ", ".join(stale), file=sys.stderr)
         if self.missing:
-            raise Missing("the module takes or gives an untyped Python object (object, list, dict) for:\n  %s\nstate each type once in "
-                          "the tables of scripts/generate-python-stubs.py" % "\n  ".join(self.missing))
+            raise Missing("the module takes or gives an untyped Python object (object, list, dict) "
+                          "for:\n  %s\nstate each type once in the tables of "
+                          "scripts/generate-python-stubs.py" % "\n  ".join(self.missing))
         return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
@@ -310,9 +314,13 @@ def signature_of_getter(fget):
 
 def load(module_dir):
     sys.path.insert(0, os.path.abspath(module_dir))
-    import kernelrank  # noqa: E402 (the built module, first on the path)
-    found = os.path.dirname(os.path.abspath(kernelrank.__file__))
-    if found != os.path.abspath(module_dir):
+    try:
+        import kernelrank  # noqa: E402 (the built module, first on the path)
+    except ImportError as e:
+        raise Missing("cannot import kernelrank from %s (build it: scripts/build.sh kernelrank_python): %s"
+                      % (module_dir, e)) from e
+    found = os.path.dirname(os.path.realpath(kernelrank.__file__))
+    if found != os.path.realpath(module_dir):
         raise Missing("imported kernelrank from %s, not from %s" % (found, module_dir))
     return kernelrank
 
@@ -325,7 +333,7 @@ def main(argv):
     args = parser.parse_args(argv)
     try:
         text = Stubs(load(args.module_dir)).text()
-    except (Missing, ImportError) as e:
+    except Missing as e:
         print("generate-python-stubs: error: %s" % e, file=sys.stderr)
         return 1
     if args.check:
@@ -340,8 +348,8 @@ def main(argv):
         old_lines, new_lines = old.splitlines(), text.splitlines()
         line = next((i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b),
                     min(len(old_lines), len(new_lines)))
-        print("%s:%d: error: the stubs are stale (regenerate: scripts/generate-python-stubs.py)"
-              % (args.stub, line + 1), file=sys.stderr)
+        print("%s:%d: error: the stubs are stale; regenerate them: scripts/build.sh kernelrank_python "
+              "&& scripts/generate-python-stubs.py" % (args.stub, line + 1), file=sys.stderr)
         diff = difflib.unified_diff(old_lines, new_lines, args.stub, "generated", n=1, lineterm="")
         for i, row in enumerate(diff):
             if i == 40:
