@@ -1,5 +1,6 @@
-"""Type stubs of the kernelrank module (docs/python.md); tests/python/test_stubs.py keeps them
-in step with the module."""
+"""Type stubs of the kernelrank module (docs/python.md), generated from the module by
+scripts/generate-python-stubs.py: do not edit. Each docstring is the first paragraph of the
+module's own; help(kernelrank.NAME) shows the whole."""
 
 import os
 from fractions import Fraction
@@ -13,7 +14,10 @@ class _SupportsStateDict(Protocol):
     def state_dict(self) -> Mapping[str, Any]: ...
 
 class BallInstance:
-    """One instance evaluated with ball arithmetic: the output y lies in [output_lo, output_hi] (exact dyadic fractions.Fraction), and verdict says whether that enclosure lies inside the band |y - target| < 1/2 ('passes'), at or beyond its edge ('fails'), or across it ('undecided')."""
+    """One instance evaluated with ball arithmetic: the output y lies in [output_lo, output_hi]
+    (exact dyadic fractions.Fraction), and verdict says whether that enclosure lies inside the
+    band |y - target| < 1/2 ('passes'), at or beyond its edge ('fails'), or across it
+    ('undecided')."""
 
     tokens: list[str]
     """The tokens as 0/1 strings, coordinate 1 first"""
@@ -37,7 +41,9 @@ class BallInstance:
     """Bits of the pass that produced this enclosure"""
 
 class BallResult:
-    """The rigorous report of kernelrank.evaluate on a head with transcendental features (elu1, exp, softmax), as `kernelrank eval` prints it. solves is True only when every instance was decided and passes; undecided instances are never counted as passing or failing."""
+    """The rigorous report of kernelrank.evaluate on a head with transcendental features (elu1,
+    exp, softmax), as `kernelrank eval` prints it. solves is True only when every instance was
+    decided and passes; undecided instances are never counted as passing or failing."""
 
     solves: bool
     """Every instance decided, none fails"""
@@ -82,7 +88,8 @@ class BallResult:
     def __bool__(self) -> bool: ...
 
 class BoundResult:
-    """A certified lower bound r >= bound on the feature rank of models solving T(m,n), as `kernelrank bound` reports it for one m."""
+    """A certified lower bound r >= bound on the feature rank of models solving T(m,n), as
+    `kernelrank bound` reports it for one m."""
 
     m: int
     """Token width"""
@@ -94,11 +101,11 @@ class BoundResult:
     """Which argument gives it: 'code', 'order', ... (as the CLI prints)"""
     description: str
     """One line for people about the winning source"""
-    construction: str
+    construction: str | None
     """The code construction (str) when the code bound wins, else None"""
     rule: str
     """The rule of the certificate (as the CLI's JSON 'rule')"""
-    rows: str | None
+    rows: int | None
     """Rows of the winning code construction, or None"""
     sources: list[tuple[str, int, str]]
     """(source, bound, detail) for every source that gave a bound"""
@@ -113,9 +120,11 @@ class BoundResult:
     r_ruled_out: bool | None
     """Whether r < bound (bool), or None"""
     answer: str | None
-    """With r: 'ruled_out' (r < bound), 'suffices' (a verified layered head has at most r features) or 'open'; None without r"""
+    """With r: 'ruled_out' (r < bound), 'suffices' (a verified layered head has at most r
+    features) or 'open'; None without r"""
     head_r: int | None
-    """With r not ruled out: the features of the best verified layered head for T(m,3) (int), or None"""
+    """With r not ruled out: the features of the best verified layered head for T(m,3) (int), or
+    None"""
     head_file: str | None
     """That head's shipped file (str), or None (found now, or no head)"""
     model_class: str
@@ -141,7 +150,7 @@ class CertifyResult:
     """Steps the rows' chains use (int)"""
     trace_value: Fraction | None
     """T (or T_W) of the trace rules (Fraction), or None"""
-    shift: str | None
+    shift: Fraction | None
     """t of W = t J (shifted trace, Fraction), or None"""
     why_not: list[str]
     """Why there is no bound (list of str)"""
@@ -158,7 +167,8 @@ class CertifyResult:
     instances: int
     """Instances in the family (int)"""
     lost_steps: list[str] | None
-    """The first steps of the baseline the family no longer supports (list of str), or None without a baseline"""
+    """The first steps of the baseline the family no longer supports (list of str), or None
+    without a baseline"""
     lost_steps_count: int | None
     """How many steps of the baseline are lost (int), or None"""
     certificate: str | None
@@ -191,7 +201,8 @@ class CheckResult:
     def __bool__(self) -> bool: ...
 
 class ConstructResult:
-    """An exact relu head for a family (graded complement detectors), as `kernelrank construct` reports it."""
+    """An exact relu head for a family (graded complement detectors), as `kernelrank construct`
+    reports it."""
 
     family: str
     """The family file (str)"""
@@ -253,7 +264,8 @@ class Error(Exception):
     """Base class of every error kernelrank raises; the message is the text the CLI prints."""
 
 class EvalResult:
-    """The exact report of kernelrank.evaluate (the CLI's `eval` report). Counts are Python ints, exact values fractions.Fraction."""
+    """The exact report of kernelrank.evaluate (the CLI's `eval` report). Counts are Python ints,
+    exact values fractions.Fraction."""
 
     solves: bool
     """True when no instance fails (every error < 1/2)"""
@@ -328,18 +340,18 @@ class IndependentAnswers:
     """A family: the contexts that witness the answers; the cube: None"""
 
 class InputError(Error, ValueError):
-    """Malformed input: the message is 'FILE:LINE: error: MESSAGE' (line 0: the whole file), as the CLI prints it; attributes file and line (exit code 2)."""
+    """Malformed input: the message is 'FILE:LINE: error: MESSAGE' (line 0: the whole file), as
+    the CLI prints it; attributes file and line (exit code 2)."""
 
     file: str
     line: int
     column: int
 
 class Instance:
-    """One Min-IP instance: the tokens x_1..x_n, the queried position and the target min_j <x_query, x_j>.
+    """One Min-IP instance: the tokens x_1..x_n, the queried position and the target min_j
+    <x_query, x_j>."""
 
-For an evaluated instance, output and error are the exact model output y and |y - target| as fractions.Fraction (None when the output is undefined: zero denominator), and fails says whether error >= 1/2 or undefined. For an instance that was only generated, output, error and fails are None."""
-
-    tokens: str
+    tokens: list[str]
     """The tokens as 0/1 strings, coordinate 1 first (list of str)"""
     query: int
     """The queried position, 1-based as the CLI prints it (int)"""
@@ -349,7 +361,7 @@ For an evaluated instance, output and error are the exact model output y and |y 
     """Exact model output (Fraction), or None"""
     error: Fraction | None
     """Exact |output - target| (Fraction), or None"""
-    fails: bool
+    fails: bool | None
     """True when error >= 1/2 or the output is undefined; None when not evaluated"""
 
 class InternalError(Error, RuntimeError):
@@ -361,7 +373,8 @@ class MinRankCell:
     r: int
     """Features"""
     status: str
-    """'model found and verified', 'refuted-certified', 'refuted-exact (not checker-verified)', 'refuted-corroborated', 'refuted-Z3-only', 'refuted-inherited' or 'unknown'"""
+    """'model found and verified', 'refuted-certified', 'refuted-exact (not checker-verified)',
+    'refuted-corroborated', 'refuted-Z3-only', 'refuted-inherited' or 'unknown'"""
     label: str
     """The search's label"""
     detail: str
@@ -411,10 +424,12 @@ class OutputError(Error, OSError):
     """An output file that cannot be written (exit code 2)."""
 
 class ResourceError(Error, MemoryError):
-    """A run refused up front because it would exceed a size, time or memory limit; the message says what it would need (exit code 3)."""
+    """A run refused up front because it would exceed a size, time or memory limit; the message
+    says what it would need (exit code 3)."""
 
 class SearchModel:
-    """The model a search found, re-verified exactly on the original task (the CLI's JSON 'model', its evaluation flattened)."""
+    """The model a search found, re-verified exactly on the original task (the CLI's JSON
+    'model', its evaluation flattened)."""
 
     source: str
     """Where the model came from"""
@@ -452,7 +467,8 @@ class SearchModel:
     """Where the feature form was written, or None"""
 
 class SearchResult:
-    """One search cell (task, r, class) as `kernelrank search` reports it: the verdict, its honest label, the model found."""
+    """One search cell (task, r, class) as `kernelrank search` reports it: the verdict, its
+    honest label, the model found."""
 
     task: str
     """The task, described"""
@@ -469,7 +485,8 @@ class SearchResult:
     verdict: str
     """'found', 'refuted' or 'unknown'"""
     label: str
-    """The label the CLI prints: 'found and verified', 'refuted (certified)', 'refuted (Z3 only)', ..."""
+    """The label the CLI prints: 'found and verified', 'refuted (certified)', 'refuted (Z3
+    only)', ..."""
     detail: str
     """Why, in a sentence or two"""
     status: str
@@ -563,11 +580,12 @@ class TrainedModel:
     """Path of the .model file, or None"""
     train: TrainedSplit
     """The training split (TrainedSplit)"""
-    test: str | None
+    test: TrainedSplit | None
     """The test split (TrainedSplit), or None"""
 
 class TrainedSplit:
-    """One split (train or test) of a trained model: the float figures and the decided verdict, as report.json records it"""
+    """One split (train or test) of a trained model: the float figures and the decided verdict,
+    as report.json records it"""
 
     instances: int
     """Instances (int)"""
@@ -593,7 +611,7 @@ class TrainedSplit:
     """Decided error rate (Fraction)"""
     max_error: Fraction | None
     """Max error (Fraction; softmax: an upper bound), or None"""
-    max_error_lo: Fraction
+    max_error_lo: Fraction | None
     """softmax: the lower end of the max error's enclosure (Fraction), else None"""
     first_failure: dict[str, Any] | None
     """dict instance, target, output (Fraction; softmax: str), or None"""
@@ -630,13 +648,13 @@ class TranscriptResult:
     """(floor, ceil) of log2 D, or None"""
     min_bits: int | None
     """Bits a transcript needs at least (int), or None"""
-    instances: str | None
+    instances: int | None
     """A family: instances, or None"""
-    pairs: str | None
+    pairs: int | None
     """A family: distinct (query, context) pairs, or None"""
     grid: bool | None
     """A family: every context meets the same queries (bool), or None"""
-    clique: str | None
+    clique: list[list[str]] | None
     """A family: pairwise-conflicting contexts (lists of str), or None"""
     clique_source: str | None
     """How the clique was found (non-grid families), or None"""
@@ -655,7 +673,8 @@ class TransitionResult:
     consistent: bool
     """Every step came out as theory.md predicts (bool)"""
     small_n: list[dict[str, Any]]
-    """n = 1 and 2: dicts n, min_rank (1), method, max_error (Fraction, 0), instances (int) of the rank1-mean model"""
+    """n = 1 and 2: dicts n, min_rank (1), method, max_error (Fraction, 0), instances (int) of
+    the rank1-mean model"""
     lower_bound: int
     """n = 3: the certified lower bound on r (int)"""
     lower_construction: str
@@ -685,14 +704,17 @@ class TransitionResult:
     def __bool__(self) -> bool: ...
 
 class UpperResult:
-    """The cheapest layered head for T(m,3) the exact layer-set search found, verified by the exact evaluator and the checker's library, as `kernelrank upper` reports it: r features suffice."""
+    """The cheapest layered head for T(m,3) the exact layer-set search found, verified by the
+    exact evaluator and the checker's library, as `kernelrank upper` reports it: r features
+    suffice."""
 
     m: int
     """Token width"""
     model_class: str
     """'PF' or 'NK'"""
     r: int | None
-    """The head's features (int, exact: the checker's r <= N), or None when no layer set was found within the LP budget"""
+    """The head's features (int, exact: the checker's r <= N), or None when no layer set was
+    found within the LP budget"""
     layers: list[int]
     """The layer set J, increasing from 0 (list of int; [] without a head)"""
     coefficients: list[Fraction]
@@ -704,7 +726,8 @@ class UpperResult:
     optimal: bool
     """Every cheaper layer set was refuted by an exact LP (bool)"""
     verified: bool
-    """The head was verified by the exact evaluator and the checker's library (bool; False without a head)"""
+    """The head was verified by the exact evaluator and the checker's library (bool; False
+    without a head)"""
     lps: int
     """Exact LPs solved (int)"""
     refuted: int
@@ -721,7 +744,8 @@ class UsageError(Error, ValueError):
     """An impossible or inconsistent parameter (the CLI's exit code 2)."""
 
 class WitnessResult:
-    """A witness family, whose solution alone forces the certified bound, and its certificate, as `kernelrank witness` reports them."""
+    """A witness family, whose solution alone forces the certified bound, and its certificate, as
+    `kernelrank witness` reports them."""
 
     found: bool
     """Whether the family supports a bound (bool)"""
@@ -737,7 +761,7 @@ class WitnessResult:
     """Steps the rows' chains use (int)"""
     trace_value: Fraction | None
     """T (or T_W) of the trace rules (Fraction), or None"""
-    shift: str | None
+    shift: Fraction | None
     """t of W = t J (shifted trace, Fraction), or None"""
     why_not: list[str]
     """Why there is no bound (list of str)"""
@@ -781,28 +805,7 @@ def bound(
     effort: int = 1,
     subset: bool = True,
 ) -> BoundResult:
-    """The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult.
-
-    The same computation as `kernelrank bound` for one m: every source (code bound, order
-    argument, inheritance, linear dependence, one row) is tried, and each candidate
-    certificate is verified in memory by the independent checker's library before it can win.
-      r=R              also answer whether R features are ruled out by the bound (R >= 0;
-                       r_ruled_out), suffice or are open (answer): for n=3, mode "first"
-                       and no code, R suffices when the best verified layered head (shipped
-                       or found now, as upper finds it; a PF head counts for NK) has at most
-                       R features (head_r)
-      code=PATH        use only this code (own tokens) and its subsets
-      model_class      "NK" or "PF"; position_dependent=True bounds position-dependent maps
-      certificate=PATH write the certificate there, atomically
-      seed, effort     the randomised constructions: the first seed (0..2**64-1) and the seeds
-                       per construction (0..1000); subset=False certifies whole codes only
-    An argument of the wrong type raises TypeError, a value outside its range (or m, n outside
-    the library's) kernelrank.UsageError, each naming the argument.
-
-    Example:
-      >>> b = kernelrank.bound(24, certificate="build/bound-m24.cert")
-      >>> b.bound, b.source
-    """
+    """The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult."""
 
 def certify(
     family: str | os.PathLike[str],
@@ -812,23 +815,7 @@ def certify(
     position_dependent: bool = False,
     incomplete: int = 10,
 ) -> CertifyResult:
-    """The best rank bound a family file supports; returns a CertifyResult.
-
-    The same computation as `kernelrank certify`: the domination steps the family supports, the
-    rows chosen and the exact trace, shifted-trace or dominance bound for NK models solving the
-    family. When a bound is found its certificate is verified in memory by the independent
-    checker's library (always; the CLI only when it writes one), so `bound` is the checker's
-    number.
-      certificate=PATH    also write the certificate there, atomically
-      baseline=PATH       an earlier certificate: list its steps the family no longer supports
-      position_dependent  bound position-dependent models (every arrangement of S3 needed)
-      incomplete          how many incomplete patterns and lost steps to list (default 10)
-    found is False (and bound None) when the family supports no bound; why_not says why.
-
-    Example:
-      >>> c = kernelrank.certify("instances/witness-m24.family")
-      >>> c.bound, c.rule
-    """
+    """The best rank bound a family file supports; returns a CertifyResult."""
 
 def check_certificate(
     path: str | os.PathLike[str],
@@ -836,19 +823,7 @@ def check_certificate(
     *,
     threads: int = 0,
 ) -> CheckResult:
-    """Check a certificate with the independent checker's library; returns a CheckResult.
-
-    The same check as `kernelrank-check CERT [FAMILY]` (the checker shares no code with the
-    producer). A certificate that is wrong or malformed is not an exception: verified is False,
-    status is 's NOT VERIFIED' and message holds the checker's error lines. A path that cannot
-    be read raises kernelrank.InputError ('PATH:0: error: cannot open the file'). family= is
-    the family file of a family certificate. threads: worker threads, 0..1024 as the checker
-    takes them, 0 for all hardware threads.
-
-    Example:
-      >>> kernelrank.check_certificate("build/bound-m24.cert").verified
-      True
-    """
+    """Check a certificate with the independent checker's library; returns a CheckResult."""
 
 def construct(
     family: str | os.PathLike[str],
@@ -857,20 +832,7 @@ def construct(
     slope: str | int | Fraction | None = None,
     diagonal: str | int | Fraction | None = None,
 ) -> ConstructResult:
-    """An exact relu head for a family; returns a ConstructResult.
-
-    The same computation as `kernelrank construct`: the graded complement-detector head, one
-    feature per distinct query (r = queries), decided by the exact evaluation of its own model
-    text read back.
-      out=PATH     write the model file there, only when it solves the family
-      slope        a >= 0 of the key features, an exact number (str, int or Fraction);
-                   default: chosen by exact evaluation
-      diagonal     B > 0, the query feature on its own detector; default: chosen
-
-    Example:
-      >>> c = kernelrank.construct("instances/witness-m24.family", out="w24.model")
-      >>> c.r, c.solves, c.max_error
-    """
+    """An exact relu head for a family; returns a ConstructResult."""
 
 def counterexample(
     model: str | os.PathLike[str] | Mapping[str, Any] | _SupportsStateDict | None = None,
@@ -885,17 +847,7 @@ def counterexample(
     family: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
 ) -> Counterexample:
-    """Find a failing instance for a model, guided by the proof; returns a Counterexample.
-
-    As `kernelrank counterexample`: the model is a path, builtin=NAME (with m, base), a dict
-    of arrays or a module with state_dict() (see evaluate). The task is T(m,n) (m in 1..4096, None: the model's width), or
-    family=PATH. out=PATH writes the failing instance as a one-line family file (atomically).
-
-    Example:
-      >>> c = kernelrank.counterexample(builtin="softmax", base=2, m=6)
-      >>> c.failing.fails
-      True
-    """
+    """Find a failing instance for a model, guided by the proof; returns a Counterexample."""
 
 def evaluate(
     model: str | os.PathLike[str] | Mapping[str, Any] | _SupportsStateDict | None = None,
@@ -923,45 +875,7 @@ def evaluate(
     max_profile_work: float = 10000000000.0,
 ) -> EvalResult | BallResult:
     """Evaluate a model as `kernelrank eval` does; returns an EvalResult, or a BallResult for a
-    head with transcendental features (elu1, exp, softmax).
-
-    The model is one of:
-      * a path (str or os.PathLike) to any model file the CLI's eval accepts: text, JSON
-        tabular or a safetensors head;
-      * builtin="rank1-mean" | "softmax" | "product" (with base=, an exact number given as
-        str, int or Fraction, for softmax and product; default 3), for width m;
-      * a dict {tensor name: array}: numpy arrays, torch tensors (a state_dict) or nested
-        lists of float/int. Every float is taken as the exact dyadic rational it denotes; the
-        dict is read by the same reader as the .safetensors file with those tensors, so the
-        model and every error message are the file's (name= is the file name messages use).
-        Without layout=, the tensors are in kernelrank's layout (query.weight, query.bias, ...,
-        readout_e.bias; docs/model-format.md §11) with activation="relu" (default), "square"
-        or "identity" (signed features; positions=n and pos<p>. names for a position-dependent
-        head), or any feature map of feature_map=. A "__metadata__" entry (dict of str) replaces
-        these arguments;
-      * a torch.nn.Module (anything with a state_dict() method): its state_dict(), read as
-        the dict above, so evaluate(module) and evaluate(module.state_dict()) agree.
-
-    layout="kernelrank" | "fast-transformers" | "performer" | "torch" reads a safetensors head
-    (file or dict) in that library's tensor names (docs/model-format.md §12); feature_map=
-    "relu" | "square" | "identity" | "taylor2" | "elu1" | "exp" | "softmax" overrides the
-    layout's default. Rational maps are evaluated exactly (an EvalResult); elu1, exp and
-    softmax with ball arithmetic (a BallResult): each output is enclosed in [lo, hi], exact
-    dyadic bounds, starting at precision= bits (default 64) and doubling for the undecided
-    instances up to max_precision= (default 4096); what stays open is reported as undecided,
-    never as a verdict.
-
-    The task: family=PATH (a family file), tokens=PATH (all length-n sequences over the words
-    of a code file; exact models only), or else the cube task T(m,n) (m defaults to the
-    model's width). mode is "first", "last" or "all". Brute force, overlap profiles
-    (profiles=True, or automatically when brute force is too large) and cross_check=True work
-    as in the CLI; threads=0 uses every hardware thread (the result does not depend on it).
-
-    Example:
-      >>> r = kernelrank.evaluate(builtin="softmax", base=3, m=4, n=3)
-      >>> r.solves, r.max_error
-      (True, Fraction(2, 5))
-    """
+    head with transcendental features (elu1, exp, softmax)."""
 
 def generate_family(
     m: int = 24,
@@ -976,19 +890,7 @@ def generate_family(
     out: str | os.PathLike[str] | None = None,
     format: str = 'all',
 ) -> GeneratedSets:
-    """Seeded, disjoint train/test instance sets with Min-IP targets; returns GeneratedSets.
-
-    As `kernelrank generate`: tokens uniformly random of width m, or the words of code=PATH,
-    or golay="octads" | "dodecads". mode "all" draws a random query position. With out=PREFIX
-    (the CLI's output prefix) the same files are written, atomically: PREFIX-train.family,
-    PREFIX-train.csv, PREFIX-train.jsonl and the same for test (format= "family", "csv",
-    "jsonl" or "all"). The sets depend only on the arguments (seed included: 0..2**64-1);
-    train and test take at most 10,000,000 instances each.
-
-    Example:
-      >>> g = kernelrank.generate_family(8, train=5, test=5, seed=7)
-      >>> len(g.train), g.train[0].target
-    """
+    """Seeded, disjoint train/test instance sets with Min-IP targets; returns GeneratedSets."""
 
 def min_rank(
     m_max: int = 4,
@@ -1009,24 +911,7 @@ def min_rank(
     verbose: bool = False,
     threads: int = 0,
 ) -> MinRankResult:
-    """The table of minimal feature ranks r(m) for T(m,3), m = 1..m_max; returns a
-    MinRankResult.
-
-    The same sweep as `kernelrank min-rank` (docs/min-rank.md): each row starts at r(m-1)
-    (monotonicity) and every cell is one search (kernelrank.search) with its honest status.
-      m_max (1..7), r_max (1..64)   the widths and the largest r tried per row
-      model_class                   "NK", "PF" or "both"
-      timeout, memory, rlimit       per cell: seconds (0: none), MiB (0: none), Z3's rlimit
-      models_dir=PATH               write the minimal models found there (an existing folder)
-      threads                       cells searched at once (0: all); the table is the same
-    Each cell's solver side runs in a child process forked from this one (no executable is
-    run); progress lines go to stderr when it is a terminal or verbose=True (set_progress
-    turns them off).
-
-    Example:
-      >>> t = kernelrank.min_rank(3, model_class="NK", timeout=10)
-      >>> [(row.m, row.min_r) for row in t.rows]
-    """
+    """The table of minimal feature ranks r(m) for T(m,3), m = 1..m_max; returns a MinRankResult."""
 
 def search(
     m: int | None = None,
@@ -1062,37 +947,12 @@ def search(
     no_certificate: bool = False,
     verbose: bool = False,
 ) -> SearchResult:
-    """Find (exactly verified) or refute a rank-r NK/PF model of T(m,n) or of a family;
-    returns a SearchResult.
+    """Find (exactly verified) or refute a rank-r NK/PF model of T(m,n) or of a family; returns a
+    SearchResult."""
 
-    The same pipeline as `kernelrank search` (docs/search.md): exact arguments first (r = 0,
-    the order argument, a certified rank bound), then a floating-point proposal search
-    completed exactly, then Z3 (or cvc5) on a growing subset of the row instances. Every
-    model is re-verified exactly; the label says what backs a refutation ('refuted
-    (certified)', 'refuted (corroborated: ...)', 'refuted (Z3 only)').
-      m (1..8), n      the cube task T(m,n); or family=PATH (a family file)
-      r                features (required, 0..64); model_class "NK" or "PF"
-      timeout, memory  seconds (0: none) and MiB (0: none) of the search process; rlimit: Z3's
-      out, format      write the model found (tabular, "text" or "json"); features=PATH its
-                       feature form; certificate=PATH the checker-verified refutation
-      solver           "z3", "cvc5" (the cvc5 executable on PATH) or "both"
-      seed, restarts, iterations, max_rounds, heuristic_share, cross_check_seconds: budgets
-      no_exact, no_heuristic, no_z3, no_lemmas, no_symmetry, no_cross_check, no_certificate,
-      plain: as the CLI's flags; no_isolate=True runs in this process (no memory cap)
-    The solver side runs in a child process forked from this one (no executable is run but
-    cvc5's); progress lines go to stderr when it is a terminal or verbose=True (set_progress
-    turns them off).
-
-    Example:
-      >>> s = kernelrank.search(4, 1, timeout=10)
-      >>> s.refuted, s.label
-    """
-
-def set_progress(
-    enabled: bool,
-) -> None:
-    """Turn the progress lines that long runs print on stderr on or off (enabled: a bool; off is the CLI's quiet option).
-    """
+def set_progress(enabled: bool) -> None:
+    """Turn the progress lines that long runs print on stderr on or off (enabled: a bool; off is
+    the CLI's quiet option)."""
 
 def train(
     family: str | os.PathLike[str] | None = None,
@@ -1124,27 +984,7 @@ def train(
     threads: int | None = None,
     disagreements: int | None = None,
 ) -> TrainResult:
-    """Train single heads with libtorch and decide each one exactly; returns a TrainResult.
-
-    Runs `kernelrank train` (the executable kernelrank-train, built when libtorch-dev is
-    installed; the environment variable KERNELRANK_TRAIN names another one) with these options
-    and reads the out/report.json it writes: one TrainedModel per (feature, r, seed), each split's
-    verdict exact for relu and square heads, rigorous (ball arithmetic) for softmax.
-      family=PATH or train=PATH [test=PATH]   the families (as generate_family writes them)
-      out=DIR        the output directory (required): weights, .model files, report.json
-      r, seed        an int or a list of ints (r: 1..4096); feature: a str or a list of str
-                     ("relu", "square", "softmax")
-      recipe         "witness" or "ood"; it sets the defaults of epochs, batch, bumps,
-                     init_noise, constant_query_bias and freeze_constant_features
-      lr, d, position_dependent, loss, band, init, constant_features, polish, last_step,
-      temperature, epsilon, threads, disagreements   as the CLI's options of the same names
-    Progress (set_progress): on, the trainer's stderr is copied to stderr; off, it runs quietly.
-    The trainer's errors raise the matching kernelrank exception with its message.
-
-    Example:
-      >>> t = kernelrank.train(family="w.family", out="build/t", r=4, epochs=200)
-      >>> m = t.models[0]; m.train.verdict, m.train.max_error
-    """
+    """Train single heads with libtorch and decide each one exactly; returns a TrainResult."""
 
 def transcript(
     m: int | None = None,
@@ -1154,42 +994,14 @@ def transcript(
     method: str = 'auto',
     cross_check: bool = False,
 ) -> TranscriptResult:
-    """The finite-precision transcript bound (theory.md L7); returns a TranscriptResult.
-
-    The computation of `kernelrank transcript`, for the cube T(m,n) or a family file (give one
-    of m and family):
-      m, n          the cube's width and length (n: 3 when not given)
-      family=PATH   a family file instead (it has its own n)
-      method        the cube's count of answer vectors: "auto", "brute-force" or "antichains"
-      cross_check   the cube: run both counts, which must agree
-    An argument of the wrong type raises TypeError, a bad value kernelrank.UsageError, each
-    naming the argument.
-
-    Example:
-      >>> t = kernelrank.transcript(4)
-      >>> t.answer_vectors, t.min_bits
-    """
+    """The finite-precision transcript bound (theory.md L7); returns a TranscriptResult."""
 
 def transition(
     m: int = 24,
     *,
     certificate: str | os.PathLike[str] | None = None,
 ) -> TransitionResult:
-    """The phase transition of Min-IP at width m; returns a TransitionResult.
-
-    The table of `kernelrank transition`: rank 1 is exact at n = 1, 2 (L1); at n = 3 the
-    certified lower bound (L4) <= r <= 2**m (the product realisation, L6), rank 1 fails, and
-    the smallest integer base of dense softmax (L5).
-      m                 token width, 2..4096
-      certificate=PATH  write the certificate of the n = 3 lower bound there (verified by the
-                        checker's library first; the bound reported is the checker's)
-    An argument of the wrong type raises TypeError, a value outside its range
-    kernelrank.UsageError, each naming the argument.
-
-    Example:
-      >>> t = kernelrank.transition(6)
-      >>> t.lower_bound, t.upper_bound, t.softmax_base
-    """
+    """The phase transition of Min-IP at width m; returns a TransitionResult."""
 
 def upper(
     m: int,
@@ -1198,24 +1010,7 @@ def upper(
     out: str | os.PathLike[str] | None = None,
     lp_budget: int = 2000,
 ) -> UpperResult:
-    """The cheapest layered head for T(m,3) by exact LPs; returns an UpperResult.
-
-    The search of `kernelrank upper`: layer sets J are tried cheapest first, each decided by an
-    exact LP; the head found is checked by the exact evaluator over every profile of T(m,3)
-    and by the checker's library in memory before it is returned or written, so r features
-    suffice. The result is true when a head was found.
-      m              token width, 1..128
-      model_class    "PF" (every c_j >= 0) or "NK" (K(u) >= 0): an NK head may be cheaper
-      out=PATH       write the head there (a kind=layered model file), atomically
-      lp_budget      exact LPs the search may solve (1..1000000); optimal says whether every
-                     cheaper layer set was refuted within it
-    An argument of the wrong type raises TypeError, a value outside its range (or m outside
-    the library's) kernelrank.UsageError, each naming the argument.
-
-    Example:
-      >>> u = kernelrank.upper(8)
-      >>> u.r, u.layers, u.max_error
-    """
+    """The cheapest layered head for T(m,3) by exact LPs; returns an UpperResult."""
 
 def witness(
     m: int = 24,
@@ -1229,24 +1024,4 @@ def witness(
     out: str | os.PathLike[str] | None = None,
     certificate: str | os.PathLike[str] | None = None,
 ) -> WitnessResult:
-    """A witness family for T(m,n) and its certificate; returns a WitnessResult.
-
-    The same computation as `kernelrank witness`: the instances along amplification chains of a
-    code whose solution alone forces the certified bound. The best of the constructions tried
-    wins: code=PATH (its words are the tokens), golay="octads" or "dodecads", or by default
-    lexicodes of weight m/2 (m in 1..65536; at m=24 this can take minutes, progress on stderr
-    as set_progress allows). The certificate is verified in memory by the independent checker's
-    library before anything is written; `bound` is the checker's number.
-      mode                "first" or "last": the query position
-      position_dependent  include every arrangement of S3's keys
-      max_instances       the largest family to build
-      out=PATH            write the family file there (else only family_text)
-      certificate=PATH    write the certificate there (else only the text)
-    An argument of the wrong type raises TypeError, a bad value kernelrank.UsageError, each
-    naming the argument.
-
-    Example:
-      >>> w = kernelrank.witness(12, out="w12.family", certificate="w12.cert")
-      >>> w.bound, w.instances
-    """
-
+    """A witness family for T(m,n) and its certificate; returns a WitnessResult."""

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Executes examples/notebooks/verify-your-head.ipynb as a user would (jupyter nbconvert
-# --execute, Debian's python3 kernel), in a scratch directory, then checks its results
-# independently with tests/examples/check_notebook.py.
-# Usage: run_notebook.sh KERNELRANK KERNELRANK_CHECK PYTHON_MODULE_DIR
+# --execute, Debian's python3 kernel), in a scratch directory, checks its results
+# independently with tests/examples/check_notebook.py, then checks that the shipped notebook
+# holds this run's outputs (tests/examples/notebook_outputs.py).
+# Usage: run_notebook.sh [--write] KERNELRANK KERNELRANK_CHECK PYTHON_MODULE_DIR
+#   --write  when every check holds, write this run's outputs into the shipped notebook
+#            instead of comparing (scripts/regenerate-notebook.sh)
 # Exit 0 the notebook ran and every check holds; 1 otherwise. The packages it needs are
 # installed by scripts/install-deps.sh; a missing one is a failure, named.
 set -u
+mode=check
+if [ "${1:-}" = --write ]; then
+  mode=write
+  shift
+fi
 if [ $# -ne 3 ]; then
-  echo "usage: $0 KERNELRANK KERNELRANK_CHECK PYTHON_MODULE_DIR" >&2
+  echo "usage: $0 [--write] KERNELRANK KERNELRANK_CHECK PYTHON_MODULE_DIR" >&2
   exit 2
 fi
 # Absolute paths: the notebook runs in a scratch directory.
@@ -27,7 +35,9 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 cp "$notebook" "$scratch/"
 start=$(date +%s)
-if ! PYTHONPATH="$module_dir${PYTHONPATH:+:$PYTHONPATH}" KERNELRANK_NOTEBOOK_DIR="$scratch/out" \
+# The kernel runs in the notebook's folder; its files go to a folder named relative to it, so
+# that the outputs name no absolute path (notebook_outputs.py compares them).
+if ! PYTHONPATH="$module_dir${PYTHONPATH:+:$PYTHONPATH}" KERNELRANK_NOTEBOOK_DIR=verify-your-head-files \
      jupyter-nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 \
        --output executed.ipynb "$scratch/verify-your-head.ipynb" >"$scratch/nbconvert.log" 2>&1; then
   echo "FAIL: the notebook did not execute:"
@@ -35,4 +45,5 @@ if ! PYTHONPATH="$module_dir${PYTHONPATH:+:$PYTHONPATH}" KERNELRANK_NOTEBOOK_DIR
   exit 1
 fi
 echo "notebook executed in $(( $(date +%s) - start )) s"
-/usr/bin/python3 "$here/check_notebook.py" "$scratch/executed.ipynb" "$kr" "$checker"
+/usr/bin/python3 "$here/check_notebook.py" "$scratch/executed.ipynb" "$kr" "$checker" || exit 1
+/usr/bin/python3 "$here/notebook_outputs.py" "$mode" "$scratch/executed.ipynb" "$(realpath "$notebook")"
