@@ -191,7 +191,7 @@ const std::map<std::string, std::string>& allowed_writers() {
       {"src/app/construct_job.cpp", "a model file (kernelrank construct, kernelrank.construct)"},
       {"src/app/search_job.cpp", "model files (tabular, features) of search"},
       {"src/cli/cmd_eval.cpp", "partial results of an evaluation shard"},
-      {"src/cli/bound_generated.cpp", "partial pair counts of a shard"},
+      {"src/app/bound_words_job.cpp", "partial pair counts of a shard (bound --words)"},
       {"src/cli/cmd_generate.cpp", "family, CSV and JSON-lines files"},
       {"src/app/witness_job.cpp",
        "the witness family file (its certificate goes through the gate)"},

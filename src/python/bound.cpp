@@ -1,21 +1,15 @@
-// kernelrank.bound: the certified rank lower bound of `kernelrank bound` for one m
-// (src/cli/cmd_bound.cpp run_single), optionally with the certificate written atomically
-// after the checker's library verified it in memory, and with r=R the answer about R of its
-// answer_r: ruled out by the bound, shown to suffice by a verified layered head, or open.
+// kernelrank.bound: the certified rank lower bound of `kernelrank bound` for one m, the same
+// pipeline (app/bound_job.hpp run_bound): the certificate written atomically after the
+// checker's library verified it in memory, and with r=R the answer about R (ruled out by the
+// bound, shown to suffice by a verified layered head, or open), as the app decided it.
 #include "bindings.hpp"
 
-#include "kernelrank/app/upper_job.hpp"
-#include "kernelrank/bounds/bound_sources.hpp"
-#include "kernelrank/bounds/certificate.hpp"
-#include "kernelrank/bounds/certificate_gate.hpp"
-#include "kernelrank/core/errors.hpp"
+#include "kernelrank/app/bound_job.hpp"
 
 #include <climits>
 
 namespace kernelrank::python {
 namespace {
-
-constexpr int kMaxEffort = 1000;  // as `kernelrank bound`: bounds a typo's work
 
 struct PyBoundResult {
   int m = 0, n = 3;
@@ -25,7 +19,7 @@ struct PyBoundResult {
   py::object construction;      // the code construction when the code bound wins, else None
   py::object rule;              // "trace"/"dominance"/... (the certificate's rule)
   py::object rows;              // rows of the winning code construction, or None
-  py::list sources;             // (source, bound, detail) for every source that gave a bound
+  py::list sources;             // (source, bound, detail, checked) per source that gave a bound
   std::string certificate;      // the checker-verified certificate text
   py::object certificate_path;  // where it was written, or None
   std::string message;          // the sentence the CLI prints about the written certificate
@@ -44,92 +38,60 @@ std::string bound_repr(const PyBoundResult& b) {
          ", construction=" + py::repr(b.construction).cast<std::string>() + ")";
 }
 
-// Every argument arrives as given and is converted by its keyword (bindings.hpp), with the
-// CLI's ranges; m and n are checked by the library, as for the CLI.
-PyBoundResult run_bound(const py::object& m_arg, const py::object& n_arg, const py::object& r,
-                        const py::object& code, const py::object& position_dependent_arg,
-                        const py::object& model_class_arg, const py::object& mode,
-                        const py::object& certificate, const py::object& seed,
-                        const py::object& effort, const py::object& subset) {
-  const int m = int_arg<int>(m_arg, "m");
-  const int n = int_arg<int>(n_arg, "n");
-  const bool position_dependent = bool_arg(position_dependent_arg, "position_dependent");
-  const std::string model_class = str_arg(model_class_arg, "model_class");
-  CertificateTask task;
-  task.m = m;
-  task.n = n;
-  task.mode = parse_query_mode(str_arg(mode, "mode"));
-  if (model_class != "NK" && model_class != "PF")
-    raise_usage("model_class must be NK or PF, not " + model_class);
-  task.positive_features = model_class == "PF";
-  task.position_dependent = position_dependent;
-  BoundSearchOptions options;
-  options.m = m;
-  options.n = n;
-  if (!code.is_none()) options.code_file = path_argument(code, "code");
-  options.seed = int_arg<std::uint64_t>(seed, "seed");
-  options.effort = int_arg(effort, "effort", 0, kMaxEffort);
-  options.subset_search = bool_arg(subset, "subset");
-  std::string path;
-  if (!certificate.is_none()) path = path_argument(certificate, "certificate");
-  const long long asked = optional_int_arg(r, "r", 0LL, LLONG_MAX).value_or(-1);
-
-  SourcedBound sourced;
-  std::string message;
-  bool ruled_out = false;
-  std::optional<KnownHead> known;
+// Every argument arrives as given and is converted by its keyword (bindings.hpp); the ranges
+// (effort, class, m, n) are the request's, checked by app/bound_job.cpp as for the CLI.
+PyBoundResult run_bound_py(const py::object& m, const py::object& n, const py::object& r,
+                           const py::object& code, const py::object& position_dependent,
+                           const py::object& model_class, const py::object& mode,
+                           const py::object& certificate, const py::object& seed,
+                           const py::object& effort, const py::object& subset) {
+  BoundRequest request;
+  request.m = int_arg<int>(m, "m");
+  request.n = int_arg<int>(n, "n");
+  request.r = optional_int_arg(r, "r", 0LL, LLONG_MAX);
+  if (!code.is_none()) request.code = path_argument(code, "code");
+  request.position_dependent = bool_arg(position_dependent, "position_dependent");
+  request.model_class = str_arg(model_class, "model_class");
+  request.mode = str_arg(mode, "mode");
+  if (!certificate.is_none()) request.cert = path_argument(certificate, "certificate");
+  request.seed = int_arg<std::uint64_t>(seed, "seed");
+  request.effort = int_arg<long long>(effort, "effort");
+  request.subset = bool_arg(subset, "subset");
+  BoundReport report;
   {
     py::gil_scoped_release release;
-    sourced = best_certified_bound(task, options);
-    // r=R as cmd_bound.cpp's answer_r: layered heads solve the cube task T(m,3), query first,
-    // position-independent; best_known_head counts a PF head for NK too.
-    ruled_out = asked >= 0 && Integer(asked) < sourced.best.bound;
-    if (asked >= 0 && !ruled_out && n == 3 && task.mode == QueryMode::First &&
-        options.code_file.empty())
-      known = best_known_head(
-          m, task.positive_features ? ModelClass::PositiveFeatures : ModelClass::NonnegativeKernel);
-    if (!path.empty()) message = write_verified_certificate(path, sourced.best.certificate);
+    report = run_bound(request);
   }
   PyBoundResult result;
-  result.m = m;
-  result.n = n;
-  result.bound = to_python_int(sourced.best.bound);
-  result.source = to_string(sourced.best.source);
-  result.description = sourced.best.description;
-  result.certificate = sourced.best.certificate.text();
-  result.model_class = model_class;
-  result.position_dependent = position_dependent;
-  const bool code_wins = sourced.best.source == BoundSource::Code && sourced.code;
-  result.construction =
-      code_wins ? py::object(py::str(sourced.code->best.construction)) : py::object(py::none());
-  result.rows = code_wins ? py::object(py::int_(sourced.code->bound.rows)) : py::object(py::none());
-  if (code_wins) {
-    result.rule = py::str(to_string(sourced.code->bound.rule));
-  } else {
-    const BoundSource s = sourced.best.source;
-    result.rule = py::str(s == BoundSource::Product      ? "trace-product"
-                          : s == BoundSource::OneRow     ? "trace"
-                          : s == BoundSource::Order      ? "order"
-                          : s == BoundSource::Dependence ? "dependence"
-                                                         : "inherit");
-  }
-  for (const SourcedCandidate& c : sourced.candidates)
-    result.sources.append(
-        py::make_tuple(to_string(c.source), to_python_int(c.bound), c.description));
-  result.certificate_path = path.empty() ? py::object(py::none()) : py::object(py::str(path));
-  result.message = message;
-  result.r = asked >= 0 ? py::object(py::int_(asked)) : py::object(py::none());
-  result.r_ruled_out = asked >= 0 ? py::object(py::bool_(ruled_out)) : py::object(py::none());
-  result.answer = py::none();
-  result.head_r = py::none();
-  result.head_file = py::none();
-  if (asked >= 0) {
-    const bool suffices = known && known->checked.r <= Integer(asked);
-    result.answer = py::str(ruled_out ? "ruled_out" : suffices ? "suffices" : "open");
-    if (known) {
-      result.head_r = to_python_int(known->checked.r);
-      if (!known->file.empty()) result.head_file = py::str(known->file);
-    }
+  result.m = report.m;
+  result.n = report.n;
+  result.bound = to_python_int(report.bound());
+  result.source = to_string(report.sourced.best.source);
+  result.description = report.sourced.best.description;
+  result.certificate = report.sourced.best.certificate.text();
+  result.model_class = report.model_class;
+  result.position_dependent = report.position_dependent;
+  const bool code_wins = report.code_wins();
+  result.construction = code_wins ? py::object(py::str(report.sourced.code->best.construction))
+                                  : py::object(py::none());
+  result.rows =
+      code_wins ? py::object(py::int_(report.sourced.code->bound.rows)) : py::object(py::none());
+  result.rule = py::str(report.rule);
+  for (const SourcedCandidate& c : report.sourced.candidates)
+    result.sources.append(py::make_tuple(to_string(c.source), to_python_int(c.bound), c.description,
+                                         candidate_checked(c)));
+  result.certificate_path = report.certificate_path.empty()
+                                ? py::object(py::none())
+                                : py::object(py::str(report.certificate_path));
+  result.message = report.certificate_message;
+  result.r = result.r_ruled_out = result.answer = result.head_r = result.head_file = py::none();
+  if (report.r) {
+    const BoundRAnswer& a = *report.r;
+    result.r = py::int_(a.r);
+    result.r_ruled_out = py::bool_(a.answer == BoundAnswer::RuledOut);
+    result.answer = py::str(to_string(a.answer));
+    if (a.known) result.head_r = to_python_int(a.known->checked.r);
+    if (!a.head_file.empty()) result.head_file = py::str(a.head_file);
   }
   return result;
 }
@@ -155,7 +117,9 @@ void register_bound(py::module_& module) {
                     "The rule of the certificate (as the CLI's JSON 'rule')")
       .def_readonly("rows", &PyBoundResult::rows, "Rows of the winning code construction, or None")
       .def_readonly("sources", &PyBoundResult::sources,
-                    "(source, bound, detail) for every source that gave a bound")
+                    "(source, bound, detail, checked) for every source that gave a bound: "
+                    "checked is True for the number the checker verified (the winner's), "
+                    "False for a producer's claim that was not checked")
       .def_readonly("certificate", &PyBoundResult::certificate,
                     "The certificate text (verified by the checker library)")
       .def_readonly("certificate_path", &PyBoundResult::certificate_path,
@@ -179,10 +143,11 @@ void register_bound(py::module_& module) {
       .def("__repr__", &bound_repr);
 
   module.def(
-      "bound", &run_bound, py::arg("m"), py::kw_only(), py::arg("n") = 3, py::arg("r") = py::none(),
-      py::arg("code") = py::none(), py::arg("position_dependent") = false,
-      py::arg("model_class") = "NK", py::arg("mode") = "first", py::arg("certificate") = py::none(),
-      py::arg("seed") = 1, py::arg("effort") = 1, py::arg("subset") = true,
+      "bound", &run_bound_py, py::arg("m"), py::kw_only(), py::arg("n") = 3,
+      py::arg("r") = py::none(), py::arg("code") = py::none(),
+      py::arg("position_dependent") = false, py::arg("model_class") = "NK",
+      py::arg("mode") = "first", py::arg("certificate") = py::none(), py::arg("seed") = 1,
+      py::arg("effort") = 1, py::arg("subset") = true,
       R"doc(The best certified lower bound on the feature rank r for T(m,n); returns a BoundResult.
 
 The same computation as `kernelrank bound` for one m: every source (code bound, order

@@ -439,8 +439,12 @@ class BoundTest(unittest.TestCase):
                 self.assertEqual(result.source, cli["source"])
                 self.assertEqual(result.rule, cli["rule"])
                 self.assertEqual(result.construction, cli.get("construction"))
-                self.assertEqual([(s, str(b), d) for s, b, d in result.sources],
-                                 [(s["source"], s["bound"], s["detail"]) for s in cli["sources"]])
+                self.assertEqual([(s, str(b), d, c) for s, b, d, c in result.sources],
+                                 [(s["source"], s["bound"], s["detail"], s["checked"])
+                                  for s in cli["sources"]])
+                # Only the winner's number went through the checker; the rest are claims.
+                self.assertEqual([(s, b) for s, b, _, c in result.sources if c],
+                                 [(result.source, result.bound)])
                 with open(py_cert) as a, open(cli_cert) as b:
                     text = a.read()
                     self.assertEqual(text, b.read())
