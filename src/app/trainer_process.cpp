@@ -1,167 +1,92 @@
-// Running kernelrank-train as a child process (app/trainer_process.hpp).
+// The train job in the trainer executable, and its JSON protocol (app/trainer_process.hpp).
 #include "kernelrank/app/trainer_process.hpp"
 
+#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/models/model.hpp"
 
 #include <fcntl.h>
-#include <pty.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <array>
-#include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
-#include <type_traits>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <new>
 
 extern char** environ;
 
 namespace kernelrank {
-namespace {
+namespace trainer_process_detail {
 
-// "%.17g" gives back the same double when read.
-std::string number_text(double value) {
-  std::array<char, 40> text{};
-  std::snprintf(text.data(), text.size(), "%.17g", value);
-  return text.data();
+using nlohmann::json;
+
+constexpr const char* kResponseFormat = "kernelrank-train-response";
+
+json error_json(const std::string& kind, const std::string& message, int exit_code) {
+  return {{"kind", kind}, {"message", message}, {"exit_code", exit_code}};
 }
 
-template <typename T>
-std::string joined(const std::vector<T>& values) {
+// A message as a pattern: its parameters {name} when it names them, else its text.
+std::string pattern_of(const std::exception& e) {
+  if (const auto* named = dynamic_cast<const ParameterMessage*>(&e)) return named->pattern();
+  return ParameterMessage::literal(e.what());
+}
+
+void write_all(int fd, const std::string& text) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t wrote = write(fd, text.data() + done, text.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0)
+      throw OutputError(std::string("cannot write the response: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(wrote);
+  }
+}
+
+std::string read_all(int fd) {
   std::string text;
-  for (const T& v : values) {
-    if (!text.empty()) text += ",";
-    if constexpr (std::is_same_v<T, std::string>)
-      text += v;
-    else
-      text += std::to_string(v);
-  }
-  return text;
-}
-
-// The trainer's message with each option it names (--name) as the parameter {name}, and
-// every other brace kept as text.
-std::string parameter_pattern(const std::string& message) {
-  std::string pattern, text;
-  for (std::size_t i = 0; i < message.size();) {
-    const bool starts = message.compare(i, 2, "--") == 0 && i + 2 < message.size() &&
-                        std::islower(static_cast<unsigned char>(message[i + 2])) &&
-                        (i == 0 || !std::isalnum(static_cast<unsigned char>(message[i - 1])));
-    if (!starts) {
-      text += message[i++];
-      continue;
-    }
-    std::size_t end = i + 2;
-    while (end < message.size() &&
-           (std::islower(static_cast<unsigned char>(message[end])) ||
-            std::isdigit(static_cast<unsigned char>(message[end])) || message[end] == '-'))
-      ++end;
-    pattern += ParameterMessage::literal(text) + "{" + message.substr(i + 2, end - i - 2) + "}";
-    text.clear();
-    i = end;
-  }
-  return pattern + ParameterMessage::literal(text);
-}
-
-// "FILE:LINE:COLUMN: error: MESSAGE", "FILE:LINE: error: MESSAGE" or "FILE: error: MESSAGE"
-// (the line holds ": error: ").
-[[noreturn]] void throw_input_error(const std::string& line) {
-  const std::size_t at = line.find(": error: ");
-  std::string head = line.substr(0, at);
-  const std::string message = line.substr(at + 9);
-  std::vector<std::size_t> numbers;
-  for (int k = 0; k < 2; ++k) {
-    const std::size_t colon = head.rfind(':');
-    const std::string digits = colon == std::string::npos ? "" : head.substr(colon + 1);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) break;
-    numbers.insert(numbers.begin(), std::stoull(digits));
-    head.erase(colon);
-  }
-  if (numbers.empty()) throw InputError::whole_file(head, message);
-  if (numbers.size() == 1) throw InputError(head, numbers[0], message);
-  throw InputError(head, numbers[0], numbers[1], message);
-}
-
-// The trainer's last message (from its last line starting with "kernelrank"), without its
-// prefix; "" when there is none.
-std::string last_message(const std::string& errors, const std::string& prefix) {
-  const std::size_t at = errors.rfind(prefix);
-  if (at == std::string::npos) return "";
-  std::string message = errors.substr(at + prefix.size());
-  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
-  return message;
-}
-
-std::string last_line(const std::string& errors) {
-  std::string text = errors;
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  const std::size_t at = text.find_last_of("\r\n");
-  return at == std::string::npos ? text : text.substr(at + 1);
-}
-
-[[noreturn]] void throw_trainer_error(const std::string& program, int status,
-                                      const std::string& errors) {
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == kExitMalformed) {
-    const std::string usage = last_message(errors, "kernelrank: error: ");
-    if (!usage.empty()) throw DomainError(parameter_pattern(usage));
-    const std::string line = last_line(errors);
-    if (line.find(": error: ") != std::string::npos) throw_input_error(line);
-    // A message of the option parser: the first line says it.
-    throw DomainError(parameter_pattern(errors.substr(0, errors.find('\n'))));
-  }
-  if (code == kExitResource)
-    throw DomainResourceError(
-        parameter_pattern(last_message(errors, "kernelrank: resource limit: ")));
-  if (code == kExitInternal) {
-    const std::string bug = last_message(errors, "kernelrank: INTERNAL ERROR (please report): ");
-    throw InternalError(bug.empty() ? last_message(errors, "kernelrank: error: ") : bug);
-  }
-  const std::string how = WIFSIGNALED(status)
-                              ? "was ended by signal " + std::to_string(WTERMSIG(status))
-                              : "exited with status " + std::to_string(code);
-  throw InternalError("the trainer " + program + " " + how + ": " + last_line(errors));
-}
-
-// Reads the child's stderr to its end (a pseudo-terminal's read fails once the child has
-// closed it), copying it to ours when asked.
-std::string drain(int fd, bool copy) {
-  std::string text;
-  std::array<char, 4096> buffer{};
+  std::array<char, 65536> buffer{};
   for (;;) {
     const ssize_t got = read(fd, buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
     text.append(buffer.data(), static_cast<std::size_t>(got));
-    if (copy) (void)!write(STDERR_FILENO, buffer.data(), static_cast<std::size_t>(got));
   }
   return text;
 }
 
-// The channel of the child's stderr: a pseudo-terminal when its lines are shown on ours and
-// ours is a terminal, so that the trainer draws its progress line (it does only on a
-// terminal); else a pipe. Both ends close on exec; the child gets the write end as fd 2.
-std::array<int, 2> error_channel(bool progress) {
-  std::array<int, 2> fds{};  // read end, write end
-  if (progress && isatty(STDERR_FILENO) == 1) {
-    termios raw{};
-    cfmakeraw(&raw);
-    if (openpty(&fds[0], &fds[1], nullptr, &raw, nullptr) == 0) {
-      for (const int fd : fds) fcntl(fd, F_SETFD, FD_CLOEXEC);
-      return fds;
-    }
+// Writes the request to the child's stdin. SIGPIPE (a child that ended without reading it) is
+// held back and discarded, so that it cannot end this process: the missing response says so.
+void send_request(int fd, const std::string& text) {
+  sigset_t pipe_signal, old;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t wrote = write(fd, text.data() + done, text.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) break;
+    done += static_cast<std::size_t>(wrote);
   }
-  if (pipe2(fds.data(), O_CLOEXEC) != 0)
-    throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
-  return fds;
+  const timespec none{0, 0};
+  while (sigtimedwait(&pipe_signal, nullptr, &none) == SIGPIPE) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
-}  // namespace
+json response_of(const json& body, int exit_code) {
+  json response = {{"format", kResponseFormat}, {"version", 1}, {"exit_code", exit_code}};
+  response.update(body);
+  return response;
+}
+
+}  // namespace trainer_process_detail
 
 std::string trainer_missing_message(const std::string& program, const std::string& reason) {
   return "cannot run the trainer " + program + ": " + reason +
@@ -170,89 +95,120 @@ std::string trainer_missing_message(const std::string& program, const std::strin
          "installs)";
 }
 
-std::vector<std::string> trainer_arguments(const TrainerRequest& q) {
-  std::vector<std::string> args;
-  if (!q.progress) args.push_back("--quiet");
-  args.push_back("train");
-  const auto add = [&](const char* name, const std::string& value) {
-    args.push_back(std::string("--") + name + "=" + value);
-  };
-  if (!q.family.empty()) add("family", q.family);
-  if (!q.train.empty()) add("train", q.train);
-  if (!q.test.empty()) add("test", q.test);
-  add("out", q.out);
-  if (!q.r.empty()) add("r", joined(q.r));
-  if (!q.feature.empty()) add("feature", joined(q.feature));
-  if (!q.seed.empty()) add("seed", joined(q.seed));
-  const auto add_text = [&](const char* name, const std::optional<std::string>& v) {
-    if (v) add(name, *v);
-  };
-  add_text("recipe", q.recipe);
-  add_text("bumps", q.bumps);
-  add_text("loss", q.loss);
-  add_text("init", q.init);
-  const auto add_int = [&](const char* name, const auto& v) {
-    if (v) add(name, std::to_string(*v));
-  };
-  add_int("epochs", q.epochs);
-  add_int("batch", q.batch);
-  add_int("d", q.d);
-  add_int("constant-features", q.constant_features);
-  add_int("polish", q.polish);
-  add_int("threads", q.threads);
-  add_int("disagreements", q.disagreements);
-  const auto add_number = [&](const char* name, const std::optional<double>& v) {
-    if (v) add(name, number_text(*v));
-  };
-  add_number("lr", q.lr);
-  add_number("band", q.band);
-  add_number("init-noise", q.init_noise);
-  add_number("constant-query-bias", q.constant_query_bias);
-  add_number("temperature", q.temperature);
-  add_number("epsilon", q.epsilon);
-  if (q.freeze_constant_features)
-    args.push_back(*q.freeze_constant_features ? "--freeze-constant-features"
-                                               : "--no-freeze-constant-features");
-  if (q.position_dependent) args.push_back("--position-dependent");
-  if (q.last_step) args.push_back("--last-step");
-  return args;
+nlohmann::json trainer_error_to_json(const std::exception_ptr& error) {
+  using namespace trainer_process_detail;
+  try {
+    std::rethrow_exception(error);
+  } catch (const InputError& e) {
+    json j = error_json("input", e.message(), kExitMalformed);
+    j["file"] = e.file();
+    j["line"] = e.line();
+    j["column"] = e.column();
+    j["whole_file"] = std::string(e.what()) == e.file() + ": error: " + e.message();
+    return j;
+  } catch (const UsageError& e) {
+    return error_json("usage", pattern_of(e), kExitMalformed);
+  } catch (const ResourceError& e) {
+    return error_json("resource", pattern_of(e), kExitResource);
+  } catch (const OutputError& e) {
+    return error_json("output", e.what(), kExitMalformed);
+  } catch (const ModelDomainError& e) {
+    return error_json("model-domain", e.what(), kExitMalformed);
+  } catch (const std::bad_alloc&) {
+    return error_json("resource", "out of memory", kExitResource);
+  } catch (const std::exception& e) {
+    return error_json("internal", e.what(), kExitInternal);
+  } catch (...) {
+    return error_json("internal", "an exception of unknown type", kExitInternal);
+  }
 }
 
-TrainerRun run_trainer(const TrainerRequest& request) {
-  const std::vector<std::string> args = trainer_arguments(request);
-  std::vector<char*> argv{const_cast<char*>(request.trainer.c_str())};
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const std::array<int, 2> pipe_fds = error_channel(request.progress);
+void throw_trainer_error(const nlohmann::json& error) {
+  using namespace trainer_process_detail;
+  const std::string kind = error.at("kind").get<std::string>();
+  const std::string message = error.at("message").get<std::string>();
+  if (kind == "input") {
+    const std::string file = error.at("file").get<std::string>();
+    const auto line = error.at("line").get<std::size_t>();
+    const auto column = error.at("column").get<std::size_t>();
+    if (error.at("whole_file").get<bool>()) throw InputError::whole_file(file, message);
+    if (column > 0) throw InputError(file, line, column, message);
+    throw InputError(file, line, message);
+  }
+  if (kind == "usage") throw DomainError(message);
+  if (kind == "resource") throw DomainResourceError(message);
+  if (kind == "output") throw OutputError(message);
+  if (kind == "model-domain") throw ModelDomainError(message);
+  throw InternalError(message);
+}
+
+int serve_train_request(const HeadTrainer& trainer) {
+  using namespace trainer_process_detail;
+  // Only the response goes to stdout: anything else written there goes to stderr.
+  const int response_fd = dup(STDOUT_FILENO);
+  if (response_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return kExitInternal;
+  json response;
+  try {
+    const std::string text(std::istreambuf_iterator<char>(std::cin), {});
+    const json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) throw UsageError("the train request is not JSON");
+    const TrainRequest request = train_request_from_json(parsed);
+    if (!request.progress) Progress::set_enabled(false);
+    response =
+        response_of({{"report", train_report_to_json(run_train_job(request, trainer))}}, kExitOk);
+  } catch (...) {
+    const json error = trainer_error_to_json(std::current_exception());
+    response = response_of({{"error", error}}, error.at("exit_code").get<int>());
+  }
+  std::cout.flush();
+  write_all(response_fd, response.dump() + "\n");
+  close(response_fd);
+  return response.at("exit_code").get<int>();
+}
+
+TrainReport run_trainer(const std::string& trainer, const TrainRequest& request) {
+  using namespace trainer_process_detail;
+  check_train_request(request);  // before starting anything: the same errors as the child's
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(trainer, ec))
+    throw UsageError(trainer_missing_message(trainer, std::strerror(ENOENT)));
+  std::array<int, 2> in{}, out{};  // read end, write end
+  if (pipe2(in.data(), O_CLOEXEC) != 0 || pipe2(out.data(), O_CLOEXEC) != 0)
+    throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  std::string mode = kTrainerRequestMode;
+  std::array<char*, 3> argv{const_cast<char*>(trainer.c_str()), mode.data(), nullptr};
   pid_t pid = 0;
-  const int spawned =
-      posix_spawn(&pid, request.trainer.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawned = posix_spawn(&pid, trainer.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  close(pipe_fds[1]);
+  close(in[0]);
+  close(out[1]);
   if (spawned != 0) {
-    close(pipe_fds[0]);
-    throw UsageError(trainer_missing_message(request.trainer, std::strerror(spawned)));
+    close(in[1]);
+    close(out[0]);
+    throw UsageError(trainer_missing_message(trainer, std::strerror(spawned)));
   }
-  const std::string errors = drain(pipe_fds[0], request.progress);
-  close(pipe_fds[0]);
+  send_request(in[1], train_request_to_json(request).dump());
+  close(in[1]);
+  const std::string text = read_all(out[0]);
+  close(out[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != kExitOk)
-    throw_trainer_error(request.trainer, status, errors);
-  TrainerRun run;
-  run.report_path = request.out + "/report.json";
-  std::ifstream in(run.report_path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw InternalError("the trainer wrote no readable " + run.report_path);
-  run.report = text.str();
-  return run;
+  const json response = json::parse(text, nullptr, false);
+  const bool exited = WIFEXITED(status);
+  if (response.is_discarded() || !response.is_object() ||
+      response.value("format", "") != kResponseFormat || !exited ||
+      response.value("exit_code", -1) != WEXITSTATUS(status)) {
+    const std::string how = !exited ? "was ended by signal " + std::to_string(WTERMSIG(status))
+                                    : "exited with status " + std::to_string(WEXITSTATUS(status));
+    throw InternalError("the trainer " + trainer + " " + how + " without a valid response");
+  }
+  if (response.contains("error")) throw_trainer_error(response.at("error"));
+  return train_report_from_json(response.at("report"));
 }
 
 }  // namespace kernelrank

@@ -1,6 +1,13 @@
 // kernelrank-train: the executable behind `kernelrank train`, the only one that links
 // libtorch (main.cpp says why). Same global options, messages and exit codes as kernelrank.
+// With the one argument kTrainerRequestMode it is the child of app/trainer_process.hpp: a
+// JSON request on stdin, a JSON response on stdout.
 #include "run_cli.hpp"
+
+#include "kernelrank/app/trainer_process.hpp"
+#include "kernelrank/train/train.hpp"
+
+#include <cstring>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -26,6 +33,8 @@ void keep_freed_memory() {
 int main(int argc, char** argv) {
   using namespace kernelrank::cli;
   keep_freed_memory();
+  if (argc == 2 && std::strcmp(argv[1], kernelrank::kTrainerRequestMode) == 0)
+    return kernelrank::serve_train_request(kernelrank::head_trainer());
   return run_cli(argc, argv, [](CLI::App& app, GlobalOptions& global, Action& action) {
     add_train_command(app, global, action);
   });

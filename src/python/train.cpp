@@ -1,15 +1,15 @@
-// kernelrank.train: `kernelrank train` run as the trainer executable, kernelrank-train
-// (app/trainer_process.hpp), since the module links no torch; its DIR/report.json read back
-// as plain objects, the exact values as Fractions.
+// kernelrank.train: the train job (app/train_job.hpp) run in the trainer executable,
+// kernelrank-train (app/trainer_process.hpp), since the module links no torch; its report
+// converted to objects, the exact values as Fractions.
 #include "bindings.hpp"
 
 #include "core/progress.hpp"
+#include "kernelrank/app/train_job.hpp"
 #include "kernelrank/app/trainer_process.hpp"
 
-#include <cerrno>
-#include <climits>
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 
 #ifndef KERNELRANK_TRAIN_PATH
@@ -46,121 +46,102 @@ struct PyTrainResult {
   py::list models;
 };
 
-// A "p/q" string of the report as a Fraction; None stays None.
-py::object exact_value(const py::object& value) {
-  if (value.is_none()) return py::none();
-  return to_fraction(parse_rational(value.cast<std::string>()));
+PySplit split_of(const TrainedSplitReport& s) {
+  PySplit p;
+  p.instances = py::int_(s.instances);
+  p.float_failing = py::int_(s.float_failing);
+  p.float_error_rate = py::float_(s.float_error_rate());
+  p.float_accuracy = py::float_(1.0 - s.float_error_rate());
+  p.method = s.method;
+  p.verdict = s.verdict;
+  p.solves = s.solves();
+  p.failing = to_python_int(s.failing);
+  p.undefined = to_python_int(s.undefined);
+  p.undecided = to_python_int(s.undecided);
+  p.error_rate = to_fraction(s.error_rate);
+  p.max_error = to_fraction(s.max_error);
+  p.max_error_lo = to_fraction(s.max_error_lo);
+  // The report's own JSON records, the exact outputs as Fractions (ball arithmetic's
+  // enclosures stay text).
+  const nlohmann::json record = train_split_to_json(s);
+  p.first_failure = json_to_python(record["exact"]["first_failure"]);
+  if (s.first_failure && s.exact) p.first_failure["output"] = to_fraction(s.first_failure->output);
+  p.disagreements = py::int_(s.disagreement_count);
+  p.disagreement_list = json_to_python(record["disagreement_list"]).cast<py::list>();
+  if (s.exact)
+    for (std::size_t i = 0; i < s.disagreements.size(); ++i)
+      p.disagreement_list[i]["exact_output"] = to_fraction(s.disagreements[i].exact_output);
+  return p;
 }
 
-py::object int_of(const py::object& text) { return py::int_(text); }
-
-PySplit split_of(const py::dict& split) {
-  PySplit s;
-  s.instances = split["instances"];
-  s.float_failing = split["float_failing"];
-  s.float_error_rate = split["float_error_rate"];
-  s.float_accuracy = split["float_accuracy"];
-  const py::dict exact = split["exact"].cast<py::dict>();
-  s.method = exact["method"].cast<std::string>();
-  s.verdict = exact["verdict"].cast<std::string>();
-  s.solves = s.verdict.rfind("solves", 0) == 0;
-  s.failing = int_of(exact["failing"]);
-  s.undefined = int_of(exact["undefined"]);
-  s.undecided = int_of(exact["undecided"]);
-  s.error_rate = exact_value(exact["error_rate"]);
-  s.max_error = exact_value(exact["max_error"]);
-  s.max_error_lo = exact.contains("max_error_lo") ? exact_value(exact["max_error_lo"]) : py::none();
-  // Exact verdicts give the failing output as "p/q"; ball arithmetic as a decimal enclosure.
-  const bool rational = !exact.contains("max_error_lo");
-  py::object first = exact["first_failure"];
-  if (!first.is_none() && rational) {
-    py::dict copy(first);
-    copy["output"] = exact_value(copy["output"]);
-    first = copy;
-  }
-  s.first_failure = first;
-  s.disagreements = split["disagreements"];
-  for (const py::handle item : split["disagreement_list"].cast<py::list>()) {
-    py::dict copy(item.cast<py::dict>());
-    if (copy.contains("exact_output")) copy["exact_output"] = exact_value(copy["exact_output"]);
-    s.disagreement_list.append(copy);
-  }
-  return s;
-}
-
-PyTrainedModel model_of(const py::dict& record, const std::string& out) {
-  PyTrainedModel m;
-  m.name = record["name"].cast<std::string>();
-  m.feature = record["feature"].cast<std::string>();
-  m.r = record["r"];
-  m.seed = record["seed"];
-  m.d = record["d"];
-  m.positions = record["positions"];
-  m.epochs = record["epochs"];
-  m.lr = record["lr"];
-  m.final_loss = record["final_loss"];
-  m.recipe = record["recipe"].cast<py::dict>();
-  m.files = record["files"].cast<py::dict>();
-  m.timing = record["timing"].cast<py::dict>();
-  const auto path_of = [&](const char* key) -> py::object {
-    if (!m.files.contains(key)) return py::none();
-    return py::str((std::filesystem::path(out) / m.files[key].cast<std::string>()).string());
-  };
-  m.safetensors = path_of("safetensors");
-  m.model = path_of("model");
-  m.train = split_of(record["train"].cast<py::dict>());
-  m.test = record.contains("test") ? py::cast(split_of(record["test"].cast<py::dict>()))
-                                   : py::object(py::none());
-  return m;
+PyTrainedModel model_of(const TrainedModelReport& m, const std::string& out) {
+  PyTrainedModel p;
+  p.name = m.name;
+  p.feature = m.feature;
+  p.r = py::int_(m.r);
+  p.seed = py::int_(m.seed);
+  p.d = py::int_(m.d);
+  p.positions = py::int_(m.positions);
+  p.epochs = py::int_(m.epochs);
+  p.lr = py::float_(m.lr);
+  p.final_loss = py::float_(m.final_loss);
+  const nlohmann::json record = trained_model_to_json(m);
+  p.recipe = json_to_python(record["recipe"]).cast<py::dict>();
+  p.files = json_to_python(record["files"]).cast<py::dict>();
+  p.timing = json_to_python(record["timing"]).cast<py::dict>();
+  p.safetensors = py::str((std::filesystem::path(out) / m.safetensors).string());
+  p.model = m.model ? py::object(py::str((std::filesystem::path(out) / *m.model).string()))
+                    : py::object(py::none());
+  p.train = split_of(m.train);
+  p.test = m.test ? py::cast(split_of(*m.test)) : py::object(py::none());
+  return p;
 }
 
 // The trainer: $KERNELRANK_TRAIN, else the one built next to the module's library.
 std::string trainer_path() {
   const char* given = std::getenv("KERNELRANK_TRAIN");
-  const std::string path = given != nullptr && *given != '\0' ? given : KERNELRANK_TRAIN_PATH;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    raise_usage(trainer_missing_message(path, std::strerror(ENOENT)));
-  return path;
+  return given != nullptr && *given != '\0' ? given : KERNELRANK_TRAIN_PATH;
 }
 
+// An int or a list of ints (None: the default stays).
 template <typename T>
-std::vector<T> list_arg(const py::object& value, const char* name, T lo, T hi) {
-  std::vector<T> values;
-  if (value.is_none()) return values;
-  if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value))
-    return {int_arg<T>(value, name, lo, hi)};
-  for (const py::handle item : value) values.push_back(int_arg<T>(item, name, lo, hi));
-  if (values.empty()) raise_usage(std::string(name) + " needs at least one value");
-  return values;
+void set_list(std::vector<T>& field, const py::object& value, const char* name) {
+  if (value.is_none()) return;
+  if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) {
+    field = {int_arg<T>(value, name)};
+    return;
+  }
+  field.clear();
+  for (const py::handle item : value) field.push_back(int_arg<T>(item, name));
 }
 
-std::vector<std::string> feature_arg(const py::object& value) {
-  if (value.is_none()) return {};
-  if (py::isinstance<py::str>(value)) return {value.cast<std::string>()};
+void set_features(std::vector<std::string>& field, const py::object& value) {
+  if (value.is_none()) return;
+  if (py::isinstance<py::str>(value)) {
+    field = {value.cast<std::string>()};
+    return;
+  }
   if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value))
     throw py::type_error("feature must be a str or a list of str, not " +
                          py::str(py::type::of(value).attr("__name__")).cast<std::string>());
-  std::vector<std::string> values;
-  for (const py::handle item : value) values.push_back(str_arg(item, "feature"));
-  if (values.empty()) raise_usage("feature needs at least one value");
-  return values;
+  field.clear();
+  for (const py::handle item : value) field.push_back(str_arg(item, "feature"));
 }
 
 template <typename T>
-std::optional<T> optional_of(const py::object& value, T (*convert)(const py::handle&, const char*),
-                             const char* name) {
+void set_if(T& field, const std::optional<T>& value) {
+  if (value) field = *value;
+}
+
+std::optional<double> optional_float(const py::object& value, const char* name) {
   if (value.is_none()) return std::nullopt;
-  return convert(value, name);
+  return float_arg(value, name);
 }
 
-std::optional<std::string> optional_str(const py::object& value, const char* name) {
-  return optional_str_arg(value, name);
-}
-
-// The request from the call's arguments (by keyword, in `a`), with the CLI's ranges.
-TrainerRequest request_of(const py::dict& a) {
-  TrainerRequest q;
+// The request from the call's arguments (by keyword, in `a`): types converted here, every
+// range checked by the job (app/train_job.hpp).
+TrainRequest request_of(const py::dict& a) {
+  TrainRequest q;
   const auto path = [&](const char* key) {
     const py::object v = a[key];
     return v.is_none() ? std::string() : path_argument(v, key);
@@ -169,52 +150,51 @@ TrainerRequest request_of(const py::dict& a) {
   q.train = path("train");
   q.test = path("test");
   q.out = path("out");
-  if (q.out.empty()) raise_usage("out is required: the directory for the models and report.json");
-  q.r = list_arg<int>(a["r"], "r", 1, 4096);
-  q.feature = feature_arg(a["feature"]);
-  q.seed = list_arg<std::uint64_t>(a["seed"], "seed", 0, UINT64_MAX);
-  q.recipe = optional_str(a["recipe"], "recipe");
-  q.bumps = optional_str(a["bumps"], "bumps");
-  q.loss = optional_str(a["loss"], "loss");
-  q.init = optional_str(a["init"], "init");
-  q.epochs = optional_int_arg<int>(a["epochs"], "epochs", 0, 10'000'000);
-  q.batch = optional_int_arg<std::uint64_t>(a["batch"], "batch", 0, 10'000'000);
-  q.d = optional_int_arg<int>(a["d"], "d", 0, 4096);
-  q.constant_features = optional_int_arg<int>(a["constant_features"], "constant_features", 0, 4096);
-  q.polish = optional_int_arg<int>(a["polish"], "polish", 0, 1'000'000);
-  q.threads = optional_int_arg<unsigned>(a["threads"], "threads");
-  q.disagreements = optional_int_arg<std::uint64_t>(a["disagreements"], "disagreements");
-  q.lr = optional_of<double>(a["lr"], float_arg, "lr");
-  q.band = optional_of<double>(a["band"], float_arg, "band");
-  q.init_noise = optional_of<double>(a["init_noise"], float_arg, "init_noise");
-  q.constant_query_bias =
-      optional_of<double>(a["constant_query_bias"], float_arg, "constant_query_bias");
-  q.temperature = optional_of<double>(a["temperature"], float_arg, "temperature");
-  q.epsilon = optional_of<double>(a["epsilon"], float_arg, "epsilon");
-  q.freeze_constant_features =
-      optional_of<bool>(a["freeze_constant_features"], bool_arg, "freeze_constant_features");
+  set_list<int>(q.r, a["r"], "r");
+  set_features(q.feature, a["feature"]);
+  set_list<std::uint64_t>(q.seed, a["seed"], "seed");
+  set_if(q.recipe, optional_str_arg(a["recipe"], "recipe"));
+  q.bumps = optional_str_arg(a["bumps"], "bumps");
+  set_if(q.loss, optional_str_arg(a["loss"], "loss"));
+  set_if(q.init, optional_str_arg(a["init"], "init"));
+  q.epochs = optional_int_arg<int>(a["epochs"], "epochs");
+  q.batch = optional_int_arg<std::uint64_t>(a["batch"], "batch");
+  set_if(q.d, optional_int_arg<int>(a["d"], "d"));
+  set_if(q.constant_features, optional_int_arg<int>(a["constant_features"], "constant_features"));
+  set_if(q.polish, optional_int_arg<int>(a["polish"], "polish"));
+  set_if(q.threads, optional_int_arg<unsigned>(a["threads"], "threads"));
+  set_if(q.disagreements, optional_int_arg<std::uint64_t>(a["disagreements"], "disagreements"));
+  set_if(q.lr, optional_float(a["lr"], "lr"));
+  set_if(q.band, optional_float(a["band"], "band"));
+  q.init_noise = optional_float(a["init_noise"], "init_noise");
+  q.constant_query_bias = optional_float(a["constant_query_bias"], "constant_query_bias");
+  set_if(q.temperature, optional_float(a["temperature"], "temperature"));
+  set_if(q.epsilon, optional_float(a["epsilon"], "epsilon"));
+  if (!a["freeze_constant_features"].is_none())
+    q.freeze_constant_features =
+        bool_arg(a["freeze_constant_features"], "freeze_constant_features");
   q.position_dependent = bool_arg(a["position_dependent"], "position_dependent");
   q.last_step = bool_arg(a["last_step"], "last_step");
   q.progress = Progress::allowed();
-  q.trainer = trainer_path();  // after the arguments: their errors come first
   return q;
 }
 
 PyTrainResult run_train_call(const py::dict& arguments) {
-  const TrainerRequest request = request_of(arguments);
-  TrainerRun run;
+  const TrainRequest request = request_of(arguments);
+  const std::string trainer = trainer_path();
+  TrainReport report;
   {
     py::gil_scoped_release release;
-    run = run_trainer(request);
+    report = run_trainer(trainer, request);
   }
-  const py::dict report = py::module_::import("json").attr("loads")(run.report).cast<py::dict>();
   PyTrainResult result;
   result.out = request.out;
-  result.report_path = run.report_path;
-  result.train_family = report["train_family"];
-  result.test_family = report["test_family"];
-  for (const py::handle record : report["models"].cast<py::list>())
-    result.models.append(py::cast(model_of(record.cast<py::dict>(), request.out)));
+  result.report_path = train_report_path(request);
+  result.train_family = py::str(report.train_family);
+  result.test_family =
+      report.test_family ? py::object(py::str(*report.test_family)) : py::object(py::none());
+  for (const TrainedModelReport& m : report.models)
+    result.models.append(py::cast(model_of(m, request.out)));
   return result;
 }
 

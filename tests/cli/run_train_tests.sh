@@ -186,6 +186,63 @@ rec = json.load(open(sys.argv[1]))["models"][0]["recipe"]
 assert rec["batch"] == 0 and rec["name"] == "ood" and rec["steps"] <= 30, rec
 PY
 
+# --- the trainer's JSON protocol (docs/cli.md, "The trainer's JSON protocol") -----------
+# `kernelrank-train json-request`: a request on stdin, one response line on stdout, the
+# error's exit code as the process's; a refused request names the parameter as {name}.
+trainer="$(dirname "$kr")/kernelrank-train"
+respond() {  # EXPECTED_EXIT NAME REQUEST_JSON
+  printf '%s' "$3" >"$work/request.json"
+  run "$1" "$2" -- bash -c '"$1" json-request <"$2"' _ "$trainer" "$work/request.json"
+}
+refused() {  # NAME REQUEST_JSON KIND MESSAGE EXIT
+  respond "$5" "$1" "$2" || return
+  count=$((count + 1))
+  printf '%s\n' "$out" >"$work/response.json"
+  py - "$work/response.json" "$3" "$4" "$5" <<'PY' || fail "$1: response $out"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+r = json.loads(lines[0])
+assert r["format"] == "kernelrank-train-response" and r["version"] == 1, r
+assert r["exit_code"] == int(sys.argv[4]) and "report" not in r, r
+e = r["error"]
+assert e["kind"] == sys.argv[2] and e["exit_code"] == int(sys.argv[4]), e
+assert e["message"] == sys.argv[3], e
+PY
+  [ -z "$err" ] || fail "$1: the trainer wrote to stderr: $err"
+}
+fam="\"family\": \"$family\", \"out\": \"$work/json-x\""
+refused "r out of range" "{$fam, \"r\": [2, 0]}" usage "{r} must be in 1..4096, not 0" 2
+refused "r of the wrong type" "{$fam, \"r\": \"4\"}" usage "{r} must be a list" 2
+refused "seed below 0" "{$fam, \"seed\": [-1]}" usage \
+  "{seed} must be an integer in 0..18446744073709551615" 2
+refused "lr not a number" "{$fam, \"lr\": \"fast\"}" usage "{lr} must be a number" 2
+refused "constant query bias 0" "{$fam, \"constant-query-bias\": 0}" usage \
+  "{constant-query-bias} must be a positive number" 2
+refused "unknown recipe" "{$fam, \"recipe\": \"fast\"}" usage "{recipe} must be witness or ood, not 'fast'" 2
+refused "unknown key" "{$fam, \"colour\": 1}" usage "the train request has no parameter 'colour'" 2
+refused "not JSON" "{$fam" usage "the train request is not JSON" 2
+refused "no out" "{\"family\": \"$family\"}" usage \
+  "{out} is required: the directory for the models and report.json" 2
+refused "missing family" "{\"family\": \"$work/missing.family\", \"out\": \"$work/json-x\"}" \
+  input "cannot open file" 2
+# A request that runs: the response's report is report.json's document, and nothing else is
+# written to stdout or stderr.
+if respond 0 "a request that trains" "{$fam, \"r\": [1], \"seed\": [3], \"epochs\": 0, \"progress\": false}"; then
+  count=$((count + 1))
+  printf '%s\n' "$out" >"$work/response.json"
+  py - "$work/response.json" "$work/json-x/report.json" <<'PY' || fail "the response's report: $out"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+r = json.loads(lines[0])
+assert r["exit_code"] == 0 and "error" not in r, r
+assert r["report"] == json.load(open(sys.argv[2]))
+assert [m["name"] for m in r["report"]["models"]] == ["relu-r1-s3"]
+PY
+  [ -z "$err" ] || fail "a request that trains: stderr $err"
+fi
+
 # --- bad parameters -------------------------------------------------------------------
 run 2 "unknown recipe" -- "$kr" train --family "$family" --recipe fast --out "$work/x"
 contains "recipe message" "$err" "--recipe must be witness or ood, not 'fast'"

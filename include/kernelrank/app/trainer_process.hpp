@@ -1,50 +1,42 @@
-// `kernelrank train` run from another front end (kernelrank.train): the trainer is the
-// executable kernelrank-train, the only one that links libtorch, so a front end that must not
-// link torch runs it as a child process with the options a request names, and reads the
-// DIR/report.json it writes. The trainer's errors come back as the library's exceptions with
-// its message, each option it names written {name} (core/errors.hpp).
+// The train job (app/train_job.hpp) run in the trainer executable, kernelrank-train, the only
+// one that links libtorch, for a front end that must not link torch (the Python module).
+//
+// The protocol, both sides of which are here: the parent starts `kernelrank-train
+// <kTrainerRequestMode>` and writes the request's JSON (train_request_to_json) to its stdin;
+// the child runs the job and writes one JSON response to its stdout,
+//   {"format": "kernelrank-train-response", "version": 1, "exit_code": 0, "report": REPORT}
+// or, when the job threw,
+//   {"format": ..., "version": 1, "exit_code": 2, "error": {"kind": ..., "message": ...}},
+// and exits with that exit code. "kind" is usage (message: a pattern naming parameters as
+// {name}), input (also file, line, column, whole_file; message: the reader's text), resource
+// (a pattern), output or internal; the parent throws the same exception. The child's stderr
+// is the parent's: the progress line when asked for, nothing else.
 #pragma once
 
-#include <cstdint>
-#include <optional>
+#include "kernelrank/app/train_job.hpp"
+
+#include <exception>
 #include <string>
-#include <vector>
 
 namespace kernelrank {
 
-// The options of `kernelrank train` (src/cli/cmd_train.cpp); unset ones are the trainer's
-// defaults (or its recipe's).
-struct TrainerRequest {
-  std::string trainer;  // the kernelrank-train executable
-  std::string family, train, test, out;
-  std::vector<int> r;
-  std::vector<std::string> feature;
-  std::vector<std::uint64_t> seed;
-  std::optional<std::string> recipe, bumps, loss, init;
-  std::optional<int> epochs, d, constant_features, polish;
-  std::optional<std::uint64_t> batch, disagreements;
-  std::optional<unsigned> threads;
-  std::optional<double> lr, band, init_noise, constant_query_bias, temperature, epsilon;
-  std::optional<bool> freeze_constant_features;  // unset: the recipe's choice
-  bool position_dependent = false;
-  bool last_step = false;
-  // On: the trainer's stderr is copied to this process's stderr as it comes; off: it runs
-  // with its quiet option.
-  bool progress = true;
-};
+// The child's one argument.
+inline constexpr const char* kTrainerRequestMode = "json-request";
 
-// The trainer's command line after the program name.
-std::vector<std::string> trainer_arguments(const TrainerRequest& request);
+// Checks the request, runs `trainer` (the kernelrank-train executable) on it and waits for
+// it; returns its report or throws the exception its response names. A trainer that cannot be
+// started is a UsageError saying how to build it (trainer_missing_message); one that ends
+// without a response (a crash) an InternalError.
+TrainReport run_trainer(const std::string& trainer, const TrainRequest& request);
 
-struct TrainerRun {
-  std::string report_path;  // OUT/report.json
-  std::string report;       // its text
-};
+// The child's side: reads the request from stdin, runs the job with `trainer`, writes the
+// response to stdout (the job's own output, if any, goes to stderr) and returns the exit code.
+int serve_train_request(const HeadTrainer& trainer);
 
-// Runs the trainer and waits for it. Its exit codes become exceptions with its message:
-// 2 UsageError (DomainError) or InputError, 3 ResourceError, 4 InternalError; a trainer that
-// cannot be started is a UsageError saying how to build it (trainer_missing_message).
-TrainerRun run_trainer(const TrainerRequest& request);
+// The response for an exception (the error object and its exit code), and the exception a
+// response's error object names, thrown.
+nlohmann::json trainer_error_to_json(const std::exception_ptr& error);
+[[noreturn]] void throw_trainer_error(const nlohmann::json& error);
 
 // What to do when the trainer `program` cannot be run (`reason`, e.g. strerror's text): how
 // to build it, and that training needs libtorch.

@@ -1,4 +1,4 @@
-// The named training recipes (train.hpp): presets of TrainConfig, without torch, so the
+// The named training recipes (train_config.hpp): presets of TrainConfig, without torch, so the
 // command line and the tests read them whether or not the build has a trainer.
 //
 // `ood` is the recipe measured on pools of random fixed-weight tokens (docs/experiments.md,
@@ -7,7 +7,7 @@
 // steps, two constant features frozen with query bias 0.1 (the denominator stays positive on
 // every input while the constants weigh little against the bumps), and noise 0.01 (the
 // bumps, not the noise, set the start).
-#include "kernelrank/train/train.hpp"
+#include "kernelrank/app/train_config.hpp"
 
 namespace kernelrank {
 
