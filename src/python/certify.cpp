@@ -99,6 +99,4 @@ Example:
 )doc");
 }
 
-}
-
 }  // namespace kernelrank::python

@@ -116,6 +116,4 @@ Example:
 )doc");
 }
 
-}
-
 }  // namespace kernelrank::python

@@ -112,6 +112,4 @@ Example:
 )doc");
 }
 
-}
-
 }  // namespace kernelrank::python
