@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # "Certified" means the checker said so (issue 47): every output of certify, witness,
-# transition and reproduce that calls a bound certified also shows the checker's status line
+# transition, reproduce and search that calls a bound certified also shows the checker's status line
 # ("s VERIFIED", the line kernelrank-check prints), with --cert or without; a bound that was
 # not checked is "claimed (not checked)". And transition's lower side is bound's: the two
 # commands' JSON give the same number and source at the same m.
@@ -62,6 +62,11 @@ contains "reproduce: the checker's line" "$out" "checked in memory by kernelrank
 certified_rule "reproduce without --cert"
 run 0 "reproduce --json" -- "$kr" --json reproduce --small-m 4 --large-m 8
 contains "reproduce --json: the checker's status" "$out" '"checker_status": "s VERIFIED"'
+
+# search: "refuted (certified)" beside the checker's line (docs/min-rank.md: r >= 2 at m = 4).
+run 1 "search --m 4 --r 1" -- "$kr" search --m 4 --r 1 --no-cross-check
+contains "search: certified" "$out" "refuted (certified)"
+certified_rule "search --m 4 --r 1"
 
 # transition's lower side is bound's: the same number and source in the two JSON outputs.
 same_lower() {
