@@ -180,8 +180,13 @@ TEST_CASE("app: transition's lower side is the bound sources' checked bound") {
     const TransitionResult t = run_transition(TransitionRequest{m, ""});
     CertificateTask task;
     task.m = m;
+    // bound's own defaults, spelled out: seed 1, effort 1, subset search on.
     BoundSearchOptions options;
     options.m = m;
+    options.n = 3;
+    options.seed = 1;
+    options.effort = 1;
+    options.subset_search = true;
     const SourcedBound direct = best_certified_bound(task, options);
     CHECK(t.lower.best.certificate.bound() == direct.best.certificate.bound());
     CHECK(t.lower.best.source == direct.best.source);

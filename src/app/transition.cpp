@@ -38,10 +38,7 @@ TransitionResult run_transition(const TransitionRequest& request) {
   CertificateTask task;
   task.m = m;
   task.n = 3;
-  BoundSearchOptions options;
-  options.m = m;
-  options.n = 3;
-  result.lower = best_certified_bound(task, options);
+  result.lower = best_certified_bound(task, default_bound_search_options(m, 3));
   result.rank1_at_3 = evaluate_task(*make_rank1_mean(m, 3), m, 3);
   consistent = consistent && !result.rank1_at_3.solves();
   result.softmax = smallest_softmax_base(m, 3);
