@@ -6,6 +6,8 @@
 #include "kernelrank/app/construct_job.hpp"
 #include "kernelrank/app/evaluation.hpp"
 #include "kernelrank/app/head_source.hpp"
+#include "kernelrank/app/result_json.hpp"
+#include "kernelrank/app/transition.hpp"
 #include "kernelrank/app/witness_job.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
@@ -149,20 +151,48 @@ TEST_CASE("app: a witness without file names is checked once, its bound the chec
   CHECK(parameter_pattern([&] { run_witness(request); }) == "{golay} must be octads or dodecads");
 }
 
-TEST_CASE("app: certify runs the gate only when a certificate is asked for") {
+TEST_CASE("app: certify runs the gate once for every bound it finds, and never without one") {
   CertifyRequest request;
   request.family = std::string(KERNELRANK_SOURCE_DIR) + "/instances/witness-m24.family";
   const std::uint64_t runs = checker_runs();
-  const CertifyOutcome plain = run_certify(request);
-  CHECK(checker_runs() == runs);
-  CHECK(plain.certificate.empty());
-  request.verify = true;
-  const CertifyOutcome verified = run_certify(request);
+  const CertifyOutcome checked = run_certify(request);
   CHECK(checker_runs() == runs + 1);
-  REQUIRE_FALSE(verified.certificate.empty());
-  CHECK(verified.certificate.bound() == 18);
-  CHECK(verified.bound.bound.bound == plain.bound.bound.bound);
-  CHECK(verified.certificate_message.empty());  // no path: nothing written
+  REQUIRE_FALSE(checked.certificate.empty());
+  CHECK(checked.certificate.bound() == 18);
+  CHECK(checked.bound.bound.bound == 18);
+  CHECK(checked.certificate.checker_status() == "s VERIFIED");
+  CHECK(checked.certificate_message.empty());  // no path: nothing written
+  const nlohmann::json json = certify_json(request, checked, 10);
+  CHECK(json.at("checked") == true);
+  CHECK(json.at("checker_status") == "s VERIFIED");
+  CHECK_FALSE(json.contains("certificate"));
+  request.family = std::string(KERNELRANK_SOURCE_DIR) + "/tests/data/families/small.family";
+  const CertifyOutcome none = run_certify(request);
+  CHECK(checker_runs() == runs + 1);
+  CHECK_FALSE(none.bound.found);
+  CHECK(none.certificate.empty());
+  CHECK_FALSE(certify_json(request, none, 10).contains("checked"));
+}
+
+TEST_CASE("app: transition's lower side is the bound sources' checked bound") {
+  for (const int m : {3, 5}) {
+    CAPTURE(m);
+    const TransitionResult t = run_transition(TransitionRequest{m, ""});
+    CertificateTask task;
+    task.m = m;
+    // bound's own defaults, spelled out: seed 1, effort 1, subset search on.
+    BoundSearchOptions options;
+    options.m = m;
+    options.n = 3;
+    options.seed = 1;
+    options.effort = 1;
+    options.subset_search = true;
+    const SourcedBound direct = best_certified_bound(task, options);
+    CHECK(t.lower.best.certificate.bound() == direct.best.certificate.bound());
+    CHECK(t.lower.best.source == direct.best.source);
+    CHECK(t.lower.best.certificate.checker_status() == "s VERIFIED");
+    CHECK(t.certificate_message.empty());
+  }
 }
 
 TEST_CASE("app: construct's exact parameters are refused by name") {

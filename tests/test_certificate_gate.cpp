@@ -16,7 +16,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -274,5 +276,174 @@ TEST_CASE("writers: a new certificate writer outside the gate is caught") {
   fs::remove(root / "src/cli/cmd_new_writer.cpp");
   fs::remove(root / "src/cli/cmd_code.cpp");
   CHECK(writer_problems(root).find("src/cli/cmd_code.cpp is allowed") != std::string::npos);
+  fs::remove_all(root);
+}
+
+// ---- certificate text written outside the gate, whatever the API -------------------------
+
+namespace {
+
+// The only files of src/ (the checker's src/check aside) that may write certificate text.
+const std::set<std::string>& certificate_text_writers() {
+  static const std::set<std::string> allowed = {"src/bounds/certificate_gate.cpp"};
+  return allowed;
+}
+
+// A statement that writes somewhere: a file stream, C stdio, the atomic writer, a write()
+// call, a stream insertion.
+const std::regex& write_call() {
+  static const std::regex re(
+      R"(ofstream|fstream|\bfopen\b|\bfwrite\b|\bfputs\b|\bfprintf\b|\bputs\b|\bprintf\b|)"
+      R"(\bwrite_file_atomically\b|\bwrite_atomically\b|\bwrite\s*\(|<<)");
+  return re;
+}
+
+// Certificate text: the format's header line, the gate's types, a certificate's text(), a
+// producer of certificate text (cube_certificate(...), ...), the names drafts are kept under.
+const std::regex& certificate_text() {
+  static const std::regex re(
+      R"(kernelrank-certificate|VerifiedCertificate|CertificateDraft|)"
+      R"(certificate\w*\s*(\(\s*\))?\s*(\.|->)\s*text\s*\(|\w+_certificate\s*\(|)"
+      R"(certificate_text|unchecked_text)");
+  return re;
+}
+
+std::set<std::string> identifiers(const std::string& statement) {
+  static const std::regex word(R"([A-Za-z_]\w*)");
+  std::set<std::string> names;
+  for (std::sregex_iterator it(statement.begin(), statement.end(), word), end; it != end; ++it)
+    names.insert(it->str());
+  return names;
+}
+
+bool holds_certificate_text(const std::string& statement, const std::set<std::string>& tainted) {
+  if (std::regex_search(statement, certificate_text())) return true;
+  for (const std::string& name : identifiers(statement))
+    if (tainted.count(name) > 0) return true;
+  return false;
+}
+
+// One file's writes of certificate text, "path: statement" each. The code (outside //
+// comments) is cut into statements at ; { and }. A name declared or assigned from certificate
+// text holds it too (followed to a fixed point), so `std::string t = cube_certificate(...);`
+// then `out << t;` is caught; insertion into a string stream declared in the file only builds
+// text, and writes nothing.
+std::vector<std::string> certificate_writes_in(const std::string& code, const std::string& name) {
+  std::string stripped;
+  std::istringstream lines(code);
+  for (std::string line; std::getline(lines, line);)
+    stripped += line.substr(0, line.find("//")) + "\n";
+  // The gate's own writer is the way out, not a write of its own.
+  for (std::size_t at; (at = stripped.find("write_verified_certificate")) != std::string::npos;)
+    stripped.erase(at, std::string("write_verified_certificate").size());
+  std::vector<std::string> statements;
+  std::string current;
+  for (char c : stripped) {
+    if (c == ';' || c == '{' || c == '}') {
+      statements.push_back(current);
+      current.clear();
+    } else {
+      current += c == '\n' ? ' ' : c;
+    }
+  }
+  statements.push_back(current);
+  static const std::regex declared(
+      R"((?:std::string|auto|VerifiedCertificate|CertificateDraft)\s*&?\s+(\w+)\s*[=({),])");
+  static const std::regex assigned(R"(^\s*(\w+)\s*\+?=)");
+  static const std::regex string_stream(R"((?:std::)?o?stringstream\s+(\w+))");
+  static const std::regex inserted_into(R"(^\s*(\w+)\s*<<)");
+  std::set<std::string> tainted, string_streams;
+  for (std::sregex_iterator it(stripped.begin(), stripped.end(), string_stream), end; it != end;
+       ++it)
+    string_streams.insert((*it)[1].str());
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const std::string& s : statements) {
+      if (!holds_certificate_text(s, tainted)) continue;
+      for (std::sregex_iterator it(s.begin(), s.end(), declared), end; it != end; ++it)
+        grew = tainted.insert((*it)[1].str()).second || grew;
+      std::smatch m;
+      if (std::regex_search(s, m, assigned)) grew = tainted.insert(m[1].str()).second || grew;
+    }
+  }
+  std::vector<std::string> writes;
+  for (const std::string& s : statements) {
+    if (!std::regex_search(s, write_call()) || !holds_certificate_text(s, tainted)) continue;
+    std::smatch m;
+    if (std::regex_search(s, m, inserted_into) && string_streams.count(m[1].str()) > 0) continue;
+    writes.push_back(name + ": " + s);
+  }
+  return writes;
+}
+
+// Every write of certificate text under root/src (src/check aside) outside the allowed files.
+std::string certificate_writer_problems(const fs::path& root) {
+  std::string problems;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root / "src")) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".hpp")) continue;
+    const std::string name = fs::relative(entry.path(), root).generic_string();
+    if (name.rfind("src/check/", 0) == 0 || certificate_text_writers().count(name) > 0) continue;
+    std::ifstream in(entry.path());
+    const std::string code((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const std::string& write : certificate_writes_in(code, name))
+      problems += write +
+                  "\n  writes certificate text outside the gate: use write_verified_certificate "
+                  "(bounds/certificate_gate.hpp)\n";
+  }
+  return problems;
+}
+
+}  // namespace
+
+TEST_CASE("writers: no certificate text is written outside the gate, whatever the API") {
+  CHECK_MESSAGE(certificate_writer_problems(KERNELRANK_SOURCE_DIR).empty(),
+                certificate_writer_problems(KERNELRANK_SOURCE_DIR));
+}
+
+TEST_CASE("writers: a planted std::ofstream, fwrite or stream writer of certificate text fails") {
+  const fs::path root = fresh_path("certificate-writers");
+  fs::create_directories(root / "src/cli");
+  fs::create_directories(root / "src/bounds");
+  fs::create_directories(root / "src/check");
+  {
+    std::ofstream gate(root / "src/bounds/certificate_gate.cpp");
+    gate << "void w(const VerifiedCertificate& c) { write_file_atomically(p, c.text()); }\n";
+    std::ofstream checker(root / "src/check/partial.cpp");
+    checker << "void w() { std::ofstream(p) << \"kernelrank-certificate 1\\n\"; }\n";
+    std::ofstream builder(root / "src/bounds/certificate.cpp");
+    builder << "std::string t() {\n  std::ostringstream text;\n"
+               "  text << \"kernelrank-certificate 2\\n\";\n  return text.str();\n}\n"
+               "// std::ofstream(p) << certificate.text(); in a comment\n"
+               "void shown(const Report& r) { std::cout << human << r.rows; }\n";
+  }
+  REQUIRE(certificate_writer_problems(root).empty());
+  {
+    std::ofstream planted(root / "src/cli/cmd_stream.cpp");
+    planted << "void f(const SourcedBound& sourced, const std::string& path) {\n"
+               "  std::ofstream out(path);\n"
+               "  out << sourced.best.certificate.text();\n"
+               "}\n";
+  }
+  {
+    std::ofstream planted(root / "src/cli/cmd_stdio.cpp");
+    planted << "void g(const CertificateTask& task) {\n"
+               "  const std::string draft =\n      cube_certificate(task, \"x\", rows, bound);\n"
+               "  FILE* file = std::fopen(\"x.cert\", \"w\");\n"
+               "  std::fwrite(draft.data(), 1, draft.size(), file);\n"
+               "}\n";
+  }
+  {
+    std::ofstream planted(root / "src/cli/cmd_parameter.cpp");
+    planted << "void h(const VerifiedCertificate& c) { std::ofstream(\"y\") << c.text(); }\n";
+  }
+  const std::string problems = certificate_writer_problems(root);
+  CHECK(problems.find("src/cli/cmd_stream.cpp: ") != std::string::npos);
+  CHECK(problems.find("out << sourced.best.certificate.text()") != std::string::npos);
+  CHECK(problems.find("src/cli/cmd_stdio.cpp: ") != std::string::npos);
+  CHECK(problems.find("std::fwrite(draft.data()") != std::string::npos);
+  CHECK(problems.find("src/cli/cmd_parameter.cpp: ") != std::string::npos);
+  CHECK(problems.find("src/bounds/") == std::string::npos);
+  CHECK(problems.find("src/check/") == std::string::npos);
   fs::remove_all(root);
 }

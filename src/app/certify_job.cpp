@@ -78,8 +78,9 @@ CertifyOutcome run_certify(const CertifyRequest& request) {
   out.n = family.n;
   out.instances = family.instances.size();
   out.bound = certify_family(family, request.position_dependent);
-  // The gate checks the certificate first, and the bound reported is the checker's.
-  if (out.bound.found && (request.verify || !request.certificate.empty())) {
+  // Every bound goes through the gate, so that "certified" is the checker's word and the
+  // bound reported is the checker's number.
+  if (out.bound.found) {
     CertificateTask task;
     task.m = family.m;
     task.n = family.n;

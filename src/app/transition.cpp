@@ -1,7 +1,6 @@
 // The phase-transition table (app/transition.hpp).
 #include "kernelrank/app/transition.hpp"
 
-#include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/models/builtin_models.hpp"
@@ -34,21 +33,12 @@ TransitionResult run_transition(const TransitionRequest& request) {
     const EvalReport& r = result.rank1.back();
     consistent = consistent && r.solves() && r.max_error == Rational(0);
   }
-  BoundSearchOptions options;
-  options.m = m;
-  options.n = 3;
-  result.bound = search_rank_bound(options);
-  // With a certificate the gate checks it first, and the bound reported is the checker's.
-  if (!request.certificate.empty()) {
-    CertificateTask task;
-    task.m = m;
-    task.n = 3;
-    const BoundSearchResult& b = result.bound;
-    result.certificate = verify_certificate(
-        CertificateDraft{cube_certificate(task, b.best.construction, b.best.rows, b.bound),
-                         std::nullopt, b.bound.bound});
-    result.bound.bound.bound = result.certificate.bound();
-  }
+  // The lower side is `bound --m`'s: the same task (class NK, query first) and the same
+  // default search options, every source, the winner checked by the gate.
+  CertificateTask task;
+  task.m = m;
+  task.n = 3;
+  result.lower = best_certified_bound(task, default_bound_search_options(m, 3));
   result.rank1_at_3 = evaluate_task(*make_rank1_mean(m, 3), m, 3);
   consistent = consistent && !result.rank1_at_3.solves();
   result.softmax = smallest_softmax_base(m, 3);
@@ -66,9 +56,9 @@ TransitionResult run_transition(const TransitionRequest& request) {
   result.layered = best_known_head(m, ModelClass::NonnegativeKernel);
   if (result.layered && result.layered->checked.r < result.upper)
     result.upper = result.layered->checked.r;
-  if (!result.certificate.empty())
+  if (!request.certificate.empty())
     result.certificate_message =
-        write_verified_certificate(request.certificate, result.certificate);
+        write_verified_certificate(request.certificate, result.lower.best.certificate);
   result.consistent = consistent;
   return result;
 }

@@ -401,4 +401,11 @@ BoundSearchResult search_rank_bound(const BoundSearchOptions& options) {
   return std::move(*result);
 }
 
+BoundSearchOptions default_bound_search_options(int m, int n) {
+  BoundSearchOptions options;
+  options.m = m;
+  options.n = n;
+  return options;
+}
+
 }  // namespace kernelrank

@@ -20,13 +20,24 @@ const char* const kNothingWritten = " (a bug; nothing was written)";
 
 std::atomic<std::uint64_t> runs{0};
 
-CheckerVerdict verdict_of(const krcheck::CheckResult& result, const std::ostringstream& err) {
+// The last status line ("s ...") the checker printed on `out`.
+std::string status_line(const std::string& out) {
+  std::string last;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("s ", 0) == 0) last = line;
+  return last;
+}
+
+CheckerVerdict verdict_of(const krcheck::CheckResult& result, const std::ostringstream& out,
+                          const std::ostringstream& err) {
   CheckerVerdict verdict;
   verdict.verified = result.status == krcheck::Status::verified;
   verdict.bound = result.bound;
   verdict.claim = result.claim;
   verdict.upper = result.upper;
   verdict.diagnostics = err.str();
+  verdict.status = status_line(out.str());
   return verdict;
 }
 
@@ -59,7 +70,7 @@ CheckerVerdict run_checker(const std::string& text, const std::optional<FamilyIn
   options.threads = threads;
   return verdict_of(
       krcheck::check_certificate(krcheck::NamedInput{kInMemory, &cert}, family, out, err, options),
-      err);
+      out, err);
 }
 
 std::string checker_shard(const std::string& text, std::uint64_t index, std::uint64_t count,
@@ -87,8 +98,8 @@ GateOutcome try_verify_certificate(CertificateDraft draft, int threads) {
   GateOutcome outcome;
   outcome.refusal = refusal(verdict, draft.claim);
   if (outcome.refusal.empty())
-    outcome.certificate =
-        VerifiedCertificate(std::move(draft.text), std::move(draft.family), Integer(verdict.bound));
+    outcome.certificate = VerifiedCertificate(std::move(draft.text), std::move(draft.family),
+                                              Integer(verdict.bound), verdict.status);
   return outcome;
 }
 
@@ -110,10 +121,10 @@ VerifiedCertificate verify_merged_certificate(CertificateDraft draft,
                                          &streams[k]});
   std::ostringstream out, err;
   const CheckerVerdict verdict = verdict_of(
-      krcheck::merge_partials(krcheck::NamedInput{kInMemory, &cert}, inputs, out, err), err);
+      krcheck::merge_partials(krcheck::NamedInput{kInMemory, &cert}, inputs, out, err), out, err);
   if (const std::string why = refusal(verdict, draft.claim); !why.empty()) throw InternalError(why);
-  return VerifiedCertificate(std::move(draft.text), std::move(draft.family),
-                             Integer(verdict.bound));
+  return VerifiedCertificate(std::move(draft.text), std::move(draft.family), Integer(verdict.bound),
+                             verdict.status);
 }
 
 std::string write_verified_certificate(const std::string& path,

@@ -4,6 +4,7 @@
 #include "family_output.hpp"
 
 #include "kernelrank/app/certify_job.hpp"
+#include "kernelrank/app/result_json.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include <algorithm>
@@ -21,42 +22,30 @@ struct CertifyArgs {
   std::size_t show_incomplete = 10;
 };
 
-std::string lost_steps_text(const CertifyArgs& args, const std::vector<IncompletePattern>& lost,
-                            nlohmann::json& json) {
+std::string lost_steps_text(const CertifyArgs& args, const std::vector<IncompletePattern>& lost) {
   std::string human =
       "steps of " + args.baseline + " no longer supported: " + std::to_string(lost.size()) + "\n";
-  nlohmann::json lost_json = nlohmann::json::array();
-  for (std::size_t shown = 0; shown < std::min(lost.size(), args.show_incomplete); ++shown) {
-    const std::string line = incomplete_pattern_text(lost[shown], false);
-    human += "  " + line + "\n";
-    lost_json.push_back(line);
-  }
+  for (std::size_t shown = 0; shown < std::min(lost.size(), args.show_incomplete); ++shown)
+    human += "  " + incomplete_pattern_text(lost[shown], false) + "\n";
   if (lost.size() > args.show_incomplete)
     human +=
         "  ... " + std::to_string(lost.size() - args.show_incomplete) + " more (--incomplete N)\n";
-  json["lost_steps"] = lost_json;
-  json["lost_steps_count"] = lost.size();
   return human;
 }
 
 int run_certify_command(const CertifyArgs& args, const GlobalOptions& global) {
   CertifyRequest request;
   request.family = args.family;
-  request.certificate = args.cert;  // with --cert the gate runs and the bound is the checker's
+  request.certificate = args.cert;
   request.baseline = args.baseline;
   request.position_dependent = args.position_dependent;
   const CertifyOutcome c = run_certify(request);
   std::string human = "family " + args.family + ": " + std::to_string(c.instances) +
                       " instances, m=" + std::to_string(c.m) + ", n=" + std::to_string(c.n) + "\n";
-  human += family_bound_text(c.bound, args.show_incomplete);
-  nlohmann::json json = family_bound_json(c.bound, args.show_incomplete);
-  json["family"] = args.family;
-  if (c.lost_steps) human += lost_steps_text(args, *c.lost_steps, json);
-  if (!c.certificate.empty()) {
-    human += c.certificate_message;
-    json["certificate"] = args.cert;
-  }
-  emit(global, json, human);
+  human += family_bound_text(c.bound, c.certificate, args.show_incomplete);
+  if (c.lost_steps) human += lost_steps_text(args, *c.lost_steps);
+  human += c.certificate_message;
+  emit(global, certify_json(request, c, args.show_incomplete), human);
   return c.bound.found ? kExitOk : kExitNegative;
 }
 

@@ -5,6 +5,7 @@
 #include "report_output.hpp"
 
 #include "kernelrank/app/construct_job.hpp"
+#include "kernelrank/app/result_json.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include <memory>
@@ -28,29 +29,16 @@ int run_construct_command(const ConstructArgs& args, const GlobalOptions& global
   if (!args.diagonal.empty()) request.diagonal = args.diagonal;
   const ConstructOutcome c = run_construct(request);
   const ComplementHead& head = c.head;
-  nlohmann::json json = {{"family", args.family},
-                         {"instances", c.instances},
-                         {"queries", head.queries.size()},
-                         {"r", head.queries.size()},
-                         {"activation", "relu"},
-                         {"slope", to_string(head.slope)},
-                         {"diagonal", to_string(head.diagonal)},
-                         {"candidates", head.candidates}};
   std::string human =
       "family " + args.family + ": " + std::to_string(c.instances) + " instances, " +
       std::to_string(head.queries.size()) + " distinct queries (linearly independent)\n" +
       "graded complement-detector relu head: r = " + std::to_string(head.queries.size()) +
       ", slope a = " + to_string(head.slope) + ", diagonal B = " + to_string(head.diagonal) + " (" +
       std::to_string(head.candidates) + " candidates evaluated)\n";
-  json["evaluation"] = report_to_json(c.report);
   human += report_to_text(c.report);
-  if (c.written) {
-    json["file"] = args.out;
-    human += "solves the family exactly: written to " + args.out + "\n";
-  } else {
-    human += "does not solve the family: nothing written\n";
-  }
-  emit(global, json, human);
+  human += c.written ? "solves the family exactly: written to " + args.out + "\n"
+                     : "does not solve the family: nothing written\n";
+  emit(global, construct_json(request, c), human);
   return c.solves() ? kExitOk : kExitNegative;
 }
 

@@ -1,6 +1,7 @@
 // `kernelrank search`: find or refute a rank-r NK / PF model of the cube task
 // T(m,n) or of a family (docs/search.md).
 #include "commands.hpp"
+#include "family_output.hpp"
 #include "option_checks.hpp"
 #include "report_output.hpp"
 #include "search_budget_options.hpp"
@@ -178,6 +179,11 @@ int run_search(const SearchArgs& args, const GlobalOptions& global) {
                       ", class " + to_string(search_class) + " (" +
                       std::to_string(task.instances.size()) + " row instances)\n";
   human += "result: " + result.label + "\n";
+  // "refuted (certified)" only beside the checker's status line on the certificate.
+  if (result.certificate_text) {
+    human += checker_status_line(*result.certificate_text, "  ");
+    json["checker_status"] = result.certificate_text->checker_status();
+  }
   if (!result.detail.empty()) human += "  " + result.detail + "\n";
   if (result.order) {
     json["order_argument"] = order_argument_json(*result.order, task);

@@ -1,6 +1,7 @@
 // `kernelrank transition`: the seed paper's phase transition in one table
 // (app/transition.hpp computes it; this file parses the options and renders the table).
 #include "commands.hpp"
+#include "family_output.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/app/transition.hpp"
@@ -26,8 +27,10 @@ nlohmann::json transition_rows(const TransitionResult& t) {
   const SoftmaxBaseResult& softmax = t.softmax;
   rows.push_back(
       {{"n", 3},
-       {"lower_bound", t.bound.bound.bound.str()},
-       {"lower_construction", t.bound.best.construction},
+       {"lower_bound", t.lower.best.certificate.bound().str()},
+       {"lower_source", to_string(t.lower.best.source)},
+       {"lower_detail", t.lower.best.description},
+       {"lower_checker_status", t.lower.best.certificate.checker_status()},
        {"upper_bound", t.upper.str()},
        {"upper_head", t.layered ? nlohmann::json(t.layered->file) : nlohmann::json(nullptr)},
        {"product_max_error", to_string(*t.product.max_error)},
@@ -47,11 +50,12 @@ std::string transition_text(const TransitionResult& t) {
   }
   const SoftmaxBaseResult& softmax = t.softmax;
   const Integer two_to_m = Integer(1) << static_cast<unsigned>(m);
-  human += " n=3: " + t.bound.bound.bound.str() + " <= r <= " + t.upper.str() +
+  const SourcedCandidate& lower = t.lower.best;
+  human += " n=3: " + lower.certificate.bound().str() + " <= r <= " + t.upper.str() +
            (t.upper == two_to_m ? " = 2^" + std::to_string(m) : "") + "\n";
-  human += "      lower: certified by " + t.bound.best.construction + " (" +
-           std::to_string(t.bound.bound.rows) + " rows, " + to_string(t.bound.bound.rule) +
-           " rule)\n";
+  human += "      lower: certified by the " + to_string(lower.source) + " source (" +
+           lower.description + "), as bound --m " + std::to_string(m) + " gives it\n" +
+           checker_status_line(lower.certificate, "      ");
   if (t.layered)
     human += "      upper: layered " + to_string(t.layered->head.model_class) +
              " head, r = " + t.layered->checked.r.str() + " (" +
@@ -65,7 +69,7 @@ std::string transition_text(const TransitionResult& t) {
   human += "      dense softmax: m-dimensional scores, smallest integer base " +
            (softmax.base ? std::to_string(*softmax.base) : std::string("none")) + ", max error " +
            (softmax.base ? exact_with_decimal(*softmax.report.max_error) : std::string("-")) + "\n";
-  if (!t.certificate.empty()) human += "\nthe n=3 lower bound: " + t.certificate_message;
+  if (!t.certificate_message.empty()) human += "\nthe n=3 lower bound: " + t.certificate_message;
   if (!t.consistent) human += "\nWARNING: a step did not come out as theory.md predicts\n";
   return human;
 }

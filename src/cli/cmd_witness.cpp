@@ -4,6 +4,7 @@
 #include "family_output.hpp"
 #include "option_checks.hpp"
 
+#include "kernelrank/app/result_json.hpp"
 #include "kernelrank/app/witness_job.hpp"
 #include "kernelrank/core/errors.hpp"
 
@@ -11,6 +12,8 @@
 
 namespace kernelrank::cli {
 namespace {
+
+constexpr std::size_t kListedPatterns = 5;  // incomplete patterns shown
 
 // The options bind straight into the request; only the query mode is parsed afterwards.
 struct WitnessArgs {
@@ -29,15 +32,10 @@ int run_witness_command(const WitnessArgs& args, const GlobalOptions& global) {
                       std::to_string(w.witness.family.instances.size()) + " instances, " +
                       std::to_string(w.witness.rows.size()) + " code rows (" +
                       std::to_string(w.witness.rows_left_out) + " left out by the budget)\n";
-  human += family_bound_text(w.bound, 5);
+  human += family_bound_text(w.bound, w.certificate, kListedPatterns);
   human += "family written to " + request.out + ", certificate to " + request.certificate + "\n";
   human += "check with: kernelrank-check " + request.certificate + " " + request.out + "\n";
-  nlohmann::json json = family_bound_json(w.bound, 5);
-  json["construction"] = w.construction;
-  json["instances"] = w.witness.family.instances.size();
-  json["family"] = request.out;
-  json["certificate"] = request.certificate;
-  emit(global, json, human);
+  emit(global, witness_json(request, w, kListedPatterns), human);
   return kExitOk;
 }
 

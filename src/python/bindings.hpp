@@ -37,6 +37,52 @@ py::object to_fraction(const std::optional<Rational>& value);  // None for nullo
 // The JSON the CLI prints, as Python values: the two front ends then share one rendering.
 py::object json_to_python(const nlohmann::json& value);
 
+// ---- results read from the application layer's JSON form (convert.cpp) -------------------
+// A result class whose attributes are fields of the JSON the CLI prints (app/result_json.hpp)
+// holds that JSON as `json`; each attribute reads one field (a JSON pointer, "/bound" or
+// "/evaluation/failing"): as is, as an exact int (a decimal string or a number) or as a
+// Fraction ("p/q"). A field the JSON lacks, or null, is None.
+enum class JsonKind { Plain, Int, Fraction };
+py::object json_field(const nlohmann::json& json, const char* pointer, JsonKind kind);
+
+template <class Result>
+void def_json_field(py::class_<Result>& cls, const char* name, const char* pointer, JsonKind kind,
+                    const char* doc) {
+  cls.def_property_readonly(
+      name, [pointer, kind](const Result& r) { return json_field(r.json, pointer, kind); }, doc);
+}
+
+// The fields of a family bound (family_bound_json), as witness and certify results have them.
+template <class Result>
+void def_family_bound(py::class_<Result>& cls) {
+  def_json_field(cls, "found", "/found", JsonKind::Plain,
+                 "Whether the family supports a bound (bool)");
+  def_json_field(cls, "bound", "/bound", JsonKind::Int,
+                 "The certified bound r >= bound (int, the checker's number), or None");
+  def_json_field(cls, "rule", "/rule", JsonKind::Plain,
+                 "'trace', 'shifted-trace' or 'dominance', or None");
+  def_json_field(cls, "rows", "/rows", JsonKind::Plain, "Rows of the bound (int), or None");
+  def_json_field(cls, "steps_supported", "/steps_supported", JsonKind::Plain,
+                 "Domination steps the family supports (int)");
+  def_json_field(cls, "steps_used", "/steps_used", JsonKind::Plain,
+                 "Steps the rows' chains use (int), or None");
+  def_json_field(cls, "trace_value", "/trace_value", JsonKind::Fraction,
+                 "T (or T_W) of the trace rules (Fraction), or None");
+  def_json_field(cls, "shift", "/shift", JsonKind::Fraction,
+                 "t of W = t J (shifted trace, Fraction), or None");
+  def_json_field(cls, "why_not", "/why_not", JsonKind::Plain,
+                 "Why there is no bound (list of str)");
+  def_json_field(cls, "incomplete_count", "/incomplete_count", JsonKind::Plain,
+                 "Incomplete patterns in the family (int)");
+  def_json_field(cls, "incomplete", "/incomplete", JsonKind::Plain,
+                 "The first incomplete patterns, as the CLI words them (list of str)");
+  def_json_field(cls, "checked", "/checked", JsonKind::Plain,
+                 "Whether the checker verified the bound's certificate (bool), or None "
+                 "without a bound");
+  def_json_field(cls, "checker_status", "/checker_status", JsonKind::Plain,
+                 "The checker's status line on the certificate ('s VERIFIED'), or None");
+}
+
 // One instance as Python sees it (class kernelrank.Instance). Evaluated instances carry
 // output, error and fails; instances that were only drawn (generate_family) have
 // output = error = fails = None.
@@ -149,7 +195,9 @@ void register_search(py::module_& module);    // search.cpp
 void register_min_rank(py::module_& module);  // min_rank.cpp
 // transition.cpp: transition; transcript.cpp: transcript; train.cpp: train
 void register_train_commands(py::module_& module);
-void register_witness(py::module_& module);  // witness.cpp: witness, certify, construct
-void register_upper(py::module_& module);    // upper.cpp: upper
+void register_witness(py::module_& module);    // witness.cpp
+void register_certify(py::module_& module);    // certify.cpp
+void register_construct(py::module_& module);  // construct.cpp
+void register_upper(py::module_& module);      // upper.cpp: upper
 
 }  // namespace kernelrank::python

@@ -66,6 +66,20 @@ py::object json_to_python(const nlohmann::json& value) {
   throw InternalError("json_to_python: binary JSON values do not occur in kernelrank's output");
 }
 
+py::object json_field(const nlohmann::json& json, const char* pointer, JsonKind kind) {
+  const nlohmann::json::json_pointer at(pointer);
+  if (!json.contains(at) || json.at(at).is_null()) return py::none();
+  const nlohmann::json& value = json.at(at);
+  if (kind == JsonKind::Plain || !value.is_string()) return json_to_python(value);
+  const Rational exact = parse_rational(value.get_ref<const std::string&>());
+  if (kind == JsonKind::Int) {
+    if (boost::multiprecision::denominator(exact) != 1)
+      throw InternalError(std::string(pointer) + " is not an integer");
+    return to_python_int(boost::multiprecision::numerator(exact));
+  }
+  return to_fraction(exact);
+}
+
 PyInstance to_instance(const Instance& instance) {
   PyInstance result;
   for (const Token& token : instance.tokens) result.tokens.append(token.to_string());

@@ -73,6 +73,8 @@ int outside its range UsageError, each naming the argument: "m must be an int, n
   register_min_rank(module);
   register_train_commands(module);
   register_witness(module);
+  register_certify(module);
+  register_construct(module);
   register_upper(module);
   module.def(
       "set_progress",

@@ -17,8 +17,7 @@ struct PyTransitionResult {
   bool consistent = false;
   py::list small_n;                     // n = 1, 2: dicts n, min_rank, method, max_error, instances
   py::object lower_bound, upper_bound;  // int
-  std::string lower_construction, lower_rule;
-  int lower_rows = 0;
+  std::string lower_source, lower_detail, lower_checker_status;
   py::object product_max_error;  // Fraction
   std::string product_method;
   py::object rank1_failure;                    // Instance: rank 1 failing on T(m,3)
@@ -48,10 +47,11 @@ PyTransitionResult to_python(const TransitionResult& t, const std::string& path)
     row["instances"] = to_python_int(t.rank1[i].instances);
     result.small_n.append(row);
   }
-  result.lower_bound = to_python_int(t.bound.bound.bound);
-  result.lower_construction = t.bound.best.construction;
-  result.lower_rows = t.bound.bound.rows;
-  result.lower_rule = to_string(t.bound.bound.rule);
+  const SourcedCandidate& lower = t.lower.best;
+  result.lower_bound = to_python_int(lower.certificate.bound());
+  result.lower_source = to_string(lower.source);
+  result.lower_detail = lower.description;
+  result.lower_checker_status = lower.certificate.checker_status();
   result.upper_bound = to_python_int(t.upper);
   result.product_max_error = to_fraction(t.product.max_error);
   result.product_method = t.product_brute_force ? "brute force" : "profiles of its kernel";
@@ -62,8 +62,8 @@ PyTransitionResult to_python(const TransitionResult& t, const std::string& path)
   result.softmax_base = softmax.base ? py::object(py::int_(*softmax.base)) : py::none();
   result.softmax_max_error =
       softmax.base ? to_fraction(softmax.report.max_error) : py::object(py::none());
-  const bool written = !t.certificate.empty();
-  result.certificate = written ? py::object(py::str(t.certificate.text())) : py::none();
+  const bool written = !t.certificate_message.empty();
+  result.certificate = written ? py::object(py::str(lower.certificate.text())) : py::none();
   result.certificate_path = written ? py::object(py::str(path)) : py::none();
   result.message = t.certificate_message;
   return result;
@@ -92,11 +92,14 @@ void register_transition(py::module_& module) {
                     "n = 1 and 2: dicts n, min_rank (1), method, max_error (Fraction, 0), "
                     "instances (int) of the rank1-mean model")
       .def_readonly("lower_bound", &PyTransitionResult::lower_bound,
-                    "n = 3: the certified lower bound on r (int)")
-      .def_readonly("lower_construction", &PyTransitionResult::lower_construction,
-                    "The code construction that certifies it")
-      .def_readonly("lower_rows", &PyTransitionResult::lower_rows, "Rows of that construction")
-      .def_readonly("lower_rule", &PyTransitionResult::lower_rule, "Its rule (trace, dominance)")
+                    "n = 3: the certified lower bound on r (int), the one kernelrank.bound(m) "
+                    "gives, verified by the checker's library")
+      .def_readonly("lower_source", &PyTransitionResult::lower_source,
+                    "The source that gives it ('code', 'order', 'dependence', ...)")
+      .def_readonly("lower_detail", &PyTransitionResult::lower_detail,
+                    "One line about that source's argument")
+      .def_readonly("lower_checker_status", &PyTransitionResult::lower_checker_status,
+                    "The checker's status line on its certificate ('s VERIFIED')")
       .def_readonly("upper_bound", &PyTransitionResult::upper_bound,
                     "n = 3: the best verified layered head's features, else 2**m (int)")
       .def_readonly("product_max_error", &PyTransitionResult::product_max_error,
@@ -123,11 +126,12 @@ void register_transition(py::module_& module) {
              R"doc(The phase transition of Min-IP at width m; returns a TransitionResult.
 
 The table of `kernelrank transition`: rank 1 is exact at n = 1, 2 (L1); at n = 3 the
-certified lower bound (L4) <= r <= 2**m (the product realisation, L6), rank 1 fails, and
-the smallest integer base of dense softmax (L5).
+certified lower bound (the one kernelrank.bound(m) gives, checked in memory by the checker's
+library) <= r <= the best verified head (else 2**m, the product realisation, L6), rank 1
+fails, and the smallest integer base of dense softmax (L5).
   m                 token width, 2..4096
-  certificate=PATH  write the certificate of the n = 3 lower bound there (verified by the
-                    checker's library first; the bound reported is the checker's)
+  certificate=PATH  write the certificate of the n = 3 lower bound there (always verified
+                    by the checker's library first; the bound reported is the checker's)
 An argument of the wrong type raises TypeError, a value outside its range
 kernelrank.UsageError, each naming the argument.
 

@@ -46,7 +46,12 @@ class TransitionTest(TempDir):
             self.assertEqual("rank1-mean max error %s" % small["max_error"], row["evidence"])
         top = rows[2]
         self.assertEqual(t.lower_bound, int(top["lower_bound"]))
-        self.assertEqual(t.lower_construction, top["lower_construction"])
+        self.assertEqual(t.lower_source, top["lower_source"])
+        self.assertEqual(t.lower_detail, top["lower_detail"])
+        self.assertEqual(t.lower_checker_status, top["lower_checker_status"])
+        self.assertEqual(t.lower_checker_status, "s VERIFIED")
+        # The lower side is the bound kernelrank.bound gives at the same m (issue 47).
+        self.assertEqual(t.lower_bound, kernelrank.bound(4).bound)
         self.assertEqual(t.upper_bound, int(top["upper_bound"]))
         # The shipped layered head at m = 4, layers {0, 1}: C(4,0) + C(4,1) = 5 features, below
         # the 2^4 of the product realisation.

@@ -23,6 +23,8 @@ SMALL_FAMILY = os.path.join(SOURCE, "tests", "data", "families", "small.family")
 # The fields of a family bound in the CLI's JSON (src/cli/family_output.cpp), where the
 # module has the same name.
 BOUND_FIELDS = ("found", "why_not", "incomplete_count", "incomplete", "steps_supported")
+# With a bound, also whether the checker verified it and its status line.
+CHECKED_FIELDS = ("checked", "checker_status")
 
 
 def read(path):
@@ -45,6 +47,10 @@ class FamilyBoundAssertions(unittest.TestCase):
             self.assertIsNone(result.bound)
             self.assertIsNone(result.rule)
             return
+        for field in CHECKED_FIELDS:
+            self.assertEqual(getattr(result, field), cli[field], field)
+        self.assertTrue(result.checked)
+        self.assertEqual(result.checker_status, "s VERIFIED")
         self.assertIs(type(result.bound), int)
         self.assertEqual(result.bound, int(cli["bound"]))
         self.assertEqual(result.rule, cli["rule"])

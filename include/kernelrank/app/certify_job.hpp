@@ -1,7 +1,8 @@
 // The pipeline behind `kernelrank certify` and kernelrank.certify: the best bound an explicit
-// family supports, its certificate through the gate when asked for (the bound reported is
-// then the checker's), the steps of an earlier certificate (read by the checker's own parser)
-// that the family no longer supports, and the certificate file.
+// family supports, its certificate always through the gate (a bound is shown as certified
+// only after the checker verified it, and the bound reported is the checker's), the steps of an
+// earlier certificate (read by the checker's own parser) that the family no longer supports, and
+// the certificate file.
 #pragma once
 
 #include "kernelrank/bounds/certificate_gate.hpp"
@@ -16,7 +17,6 @@ namespace kernelrank {
 
 struct CertifyRequest {
   std::string family;       // the family file
-  bool verify = false;      // make the certificate (the gate runs); implied by a path
   std::string certificate;  // write the certificate here ("": not written)
   std::string baseline;     // an earlier certificate whose lost steps are listed ("": none)
   bool position_dependent = false;
@@ -25,8 +25,8 @@ struct CertifyRequest {
 struct CertifyOutcome {
   int m = 0, n = 0;
   std::size_t instances = 0;
-  FamilyBound bound;                // with a certificate, bound.bound.bound is the checker's
-  VerifiedCertificate certificate;  // empty without a bound or when not asked for
+  FamilyBound bound;                // with a bound, bound.bound.bound is the checker's
+  VerifiedCertificate certificate;  // the bound's, checked by the gate; empty without a bound
   std::string certificate_message;  // write_verified_certificate's sentence, or ""
   std::optional<std::vector<IncompletePattern>> lost_steps;  // with a baseline
 };

@@ -31,6 +31,11 @@ struct BoundSearchOptions {
   std::function<void(const std::string&)> log;  // progress messages, may be empty
 };
 
+// The options of `bound --m M --n N` given nothing else (the member defaults above: seed 1,
+// effort 1, subset search on, no code file), so that a caller showing bound's number (the
+// lower side of `transition`) searches exactly as bound does.
+BoundSearchOptions default_bound_search_options(int m, int n);
+
 struct BoundSearchEntry {
   std::string construction;
   std::size_t pool = 0;  // words in the construction

@@ -29,6 +29,7 @@ struct CheckerVerdict {
   std::string claim;        // the claim the certificate states, when it was parsed
   std::string upper;        // a layered head's r <= upper, when verified
   std::string diagnostics;  // the checker's error lines, when not verified
+  std::string status;       // the checker's status line as it prints it: "s VERIFIED", ...
 };
 
 // The checker's library on a certificate text, nothing more: no claim is compared and
@@ -64,17 +65,25 @@ class VerifiedCertificate {
   const std::optional<FamilyInput>& family() const { return family_; }
   // The checker's bound r >= bound(); the gate made sure the producer claimed the same.
   const Integer& bound() const { return bound_; }
+  // The status line the checker printed on this text ("s VERIFIED"), for a command that
+  // shows the bound as certified to show next to it.
+  const std::string& checker_status() const { return status_; }
   bool empty() const { return text_.empty(); }
 
  private:
   friend GateOutcome try_verify_certificate(CertificateDraft draft, int threads);
   friend VerifiedCertificate verify_merged_certificate(CertificateDraft draft,
                                                        const std::vector<std::string>& partials);
-  VerifiedCertificate(std::string text, std::optional<FamilyInput> family, Integer bound)
-      : text_(std::move(text)), family_(std::move(family)), bound_(std::move(bound)) {}
+  VerifiedCertificate(std::string text, std::optional<FamilyInput> family, Integer bound,
+                      std::string status)
+      : text_(std::move(text)),
+        family_(std::move(family)),
+        bound_(std::move(bound)),
+        status_(std::move(status)) {}
   std::string text_;
   std::optional<FamilyInput> family_;
   Integer bound_ = 0;
+  std::string status_;
 };
 
 // The gate's answer to a draft: the certificate, or why it was refused (the checker's
