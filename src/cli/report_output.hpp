@@ -1,6 +1,7 @@
-// Human-readable and JSON renderings of evaluation results.
+// Human-readable renderings of evaluation results (their JSON form is app/report_json.hpp).
 #pragma once
 
+#include "kernelrank/app/report_json.hpp"  // outcome_to_json, report_to_json
 #include "kernelrank/eval/evaluate.hpp"
 
 #include <nlohmann/json.hpp>
@@ -9,11 +10,9 @@
 
 namespace kernelrank::cli {
 
-nlohmann::json outcome_to_json(const InstanceOutcome& outcome);
 std::string outcome_to_text(const InstanceOutcome& outcome);
 // An instance for people: 0/1 tokens up to m = 64, index lists beyond.
 std::string instance_text(const Instance& instance);
-nlohmann::json report_to_json(const EvalReport& report);
 // With a line "negative denominators: ..." when some solved instance has a negative
 // denominator, or always when `signed_model`.
 std::string report_to_text(const EvalReport& report, bool signed_model = false);
