@@ -110,7 +110,6 @@ TEST_CASE("generate job: weight-W tokens, Min-IP targets, the files and the JSON
         CHECK(x.width() == 9);
         CHECK(ones(x) == 3);
       }
-      CHECK(instance.target == brute_min_ip(instance));
     }
   // Train's three files, then test's; the family files read back as the pools.
   const std::vector<std::string> expected = {
@@ -120,6 +119,17 @@ TEST_CASE("generate job: weight-W tokens, Min-IP targets, the files and the JSON
   CHECK(out.files == expected);
   CHECK(read_family(request.prefix + "-test.family").instances == out.sets.test.instances);
   CHECK(read_text(request.prefix + "-train.csv") == family_to_csv(out.sets.train));
+  // The targets written (JSON lines) are the Min-IP targets of the tokens, counted here.
+  std::istringstream lines(read_text(request.prefix + "-train.jsonl"));
+  std::size_t row = 0;
+  for (std::string line; std::getline(lines, line); ++row) {
+    REQUIRE(row < out.sets.train.instances.size());
+    const Instance& instance = out.sets.train.instances[row];
+    const nlohmann::json record = nlohmann::json::parse(line);
+    CHECK(record.at("query") == instance.query + 1);
+    CHECK(record.at("target") == brute_min_ip(instance));
+  }
+  CHECK(row == 60);
   const nlohmann::json json = generate_json(out);
   CHECK(json.at("train") == 60);
   CHECK(json.at("test") == 40);
@@ -158,7 +168,9 @@ TEST_CASE("generate job: each refusal names its parameter and writes nothing") {
         "{golay} must be octads or dodecads");
   CHECK(with([](GenerateRequest& r) { r.train = kMaxGenerated + 1; }) ==
         "{train} and {test} take at most 10000000 instances each, not 10000001");
-  CHECK(with([](GenerateRequest& r) { r.test = kMaxGenerated; }).empty() == false);  // memory
+  GenerateRequest huge = request;
+  huge.test = kMaxGenerated;  // within the count, beyond the memory for instances of 3 tokens
+  CHECK_THROWS_AS(run_generate(huge), ResourceError);
   CHECK(fs::is_empty(dir));
   // At the limits: weight 0 and weight m are single words.
   GenerateRequest edge = request;
@@ -301,7 +313,11 @@ TEST_CASE("eval shards: merged partial files and ranks equal the unsharded run")
     CHECK(report.instances == expected.instances);
     CHECK(report.failing == expected.failing);
     CHECK(report.max_error == expected.max_error);
-    CHECK(report.failures == expected.failures);
+    REQUIRE(report.failures.size() == expected.failures.size());
+    for (std::size_t i = 0; i < report.failures.size(); ++i) {
+      CHECK(report.failures[i].instance == expected.failures[i].instance);
+      CHECK(report.failures[i].output == expected.failures[i].output);
+    }
     CHECK(exact_evaluation_json(merged.identity, report, false) ==
           exact_evaluation_json(whole.id, expected, false));
   }
