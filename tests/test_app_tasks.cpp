@@ -345,3 +345,24 @@ TEST_CASE("eval shards: the options' combinations are refused by name") {
   CHECK(refusal([&] { check_eval_sharding(sharding, plan, head); }) ==
         "{mpi} shards by rank: drop {shard}/{partial}");
 }
+
+TEST_CASE("app: a task's width is 1..4096 in eval, multi-head eval and counterexample") {
+  for (const int m : {0, -1, 4097}) {
+    const std::string expected = "{m}: must be in 1..4096, not " + std::to_string(m);
+    HeadSource head = builtin_head("softmax", "3");
+    EvalPlan plan;
+    plan.m = m;
+    CHECK(refusal([&] { evaluate_plan(head, plan); }) == expected);
+    HeadSource multi = file_head(kTwoHeads);
+    MultiHeadEvalRequest request;
+    request.m = m;
+    CHECK(refusal([&] { evaluate_multi_head(*multi.file(), request); }) == expected);
+  }
+  // 4096 is in range and meets the head's own width instead.
+  HeadSource multi = file_head(kTwoHeads);
+  MultiHeadEvalRequest request;
+  request.m = 4096;
+  // (the file is of width 2: two-heads-m2)
+  CHECK_THROWS_WITH(evaluate_multi_head(*multi.file(), request),
+                    "the model expects m=2, not m=4096");
+}

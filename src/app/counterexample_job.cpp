@@ -5,7 +5,7 @@
 #include "kernelrank/app/multi_head_eval.hpp"
 #include "kernelrank/app/report_json.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/models/model_io.hpp"
+#include "kernelrank/models/model_io.hpp"  // family_to_text
 
 #include <nlohmann/json.hpp>
 
@@ -41,9 +41,7 @@ CounterexampleOutcome multi_head_counterexample(const ModelFile& file,
 }  // namespace
 
 CounterexampleOutcome run_counterexample(HeadSource& head, const CounterexampleRequest& request) {
-  if (request.m && (*request.m < 1 || *request.m > kMaxModelWidth))
-    throw DomainError("{m}: must be in 1.." + std::to_string(kMaxModelWidth) + ", not " +
-                      std::to_string(*request.m));
+  check_task_width(request.m);
   CounterexampleOutcome out;
   if (head.kind() == HeadKind::MultiHead) {
     out = multi_head_counterexample(*head.file(), request);

@@ -1,6 +1,7 @@
 // See multi_head_eval.hpp.
 #include "kernelrank/app/multi_head_eval.hpp"
 
+#include "kernelrank/app/head_source.hpp"
 #include "kernelrank/app/report_json.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
@@ -20,6 +21,7 @@ EvalOptions multi_head_options(const ModelFile& file, const MultiHeadEvalRequest
                       (request.single_head_options.size() == 1 ? " applies" : " apply") +
                       " only to single heads");
   }
+  check_task_width(request.m);
   if (request.n < 1) throw DomainError("{n} must be at least 1");
   if (request.m && !request.family.empty())
     throw DomainError("{m} applies to the cube task, not to {family}");

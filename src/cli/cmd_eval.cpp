@@ -7,7 +7,6 @@
 #include "model_options.hpp"
 #include "mpi_runtime.hpp"
 #include "multi_head_output.hpp"
-#include "option_checks.hpp"
 #include "report_output.hpp"
 
 #include "kernelrank/app/eval_partials.hpp"
@@ -17,7 +16,6 @@
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/models/head_layouts.hpp"
-#include "kernelrank/models/model_io.hpp"
 
 #include <memory>
 #include <optional>
@@ -29,7 +27,7 @@ struct EvalArgs {
   ModelSource model;
   std::string family;
   std::string tokens;
-  int m = 0;
+  std::optional<int> m;
   int n = 3;
   std::string mode = "first";
   bool profiles = false;
@@ -133,14 +131,9 @@ int finish_shard(const EvalSharding& sharding, const Shard& shard, std::optional
 // A multi-head model file (docs/model-format.md §13): its own evaluator; the options that
 // only single heads have are named and refused there.
 MultiHeadEvalRequest multi_head_request(const EvalArgs& args) {
-  MultiHeadEvalRequest request;
-  request.family = args.family;
-  request.tokens = args.tokens;
-  if (args.m != 0) request.m = args.m;
-  request.n = args.n;
-  request.mode = parse_query_mode(args.mode);
-  request.failures = args.failures;
-  request.max_instances = args.max_instances;
+  MultiHeadEvalRequest request{
+      args.family,   args.tokens,        args.m, args.n, parse_query_mode(args.mode),
+      args.failures, args.max_instances, {}};
   const std::pair<bool, const char*> single_head[] = {{args.profiles, "profiles"},
                                                       {args.cross_check, "cross-check"},
                                                       {!args.shard.empty(), "shard"},
@@ -193,8 +186,7 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
   auto* tokens = cmd->add_option("--tokens", args->tokens,
                                  "Code file: evaluate all length-n sequences over its words");
   family->excludes(tokens);
-  cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)")
-      ->check(in_range(1, kMaxModelWidth));
+  cmd->add_option("--m", args->m, "Token width of the cube task, 1..4096 (default: the model's)");
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--mode", args->mode, "Query mode: first, last or all")->capture_default_str();
   auto* profiles = cmd->add_flag("--profiles", args->profiles,
