@@ -542,6 +542,8 @@ class TasksTest(unittest.TestCase):
                            "--test", "15", "--out-prefix", cli_prefix)
             self.assertEqual(len(sets.train), cli["train"])
             self.assertEqual(len(sets.test), cli["test"])
+            for field in ("m", "n", "source"):
+                self.assertEqual(getattr(sets, field), cli[field], field)
             self.assertEqual([f.replace(py_prefix, "P") for f in sets.files],
                              [f.replace(cli_prefix, "P") for f in cli["files"]])
             for py_file, cli_file in zip(sets.files, cli["files"]):
