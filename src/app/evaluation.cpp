@@ -111,7 +111,7 @@ ExactEvaluation evaluate_exact(HeadSource& head, const EvalPlan& plan) {
     for (int i = 0; i < plan.n; ++i) total *= code.words.size();
     id.total_instances = (total * per_sequence(options, plan.n)).str();
   } else {
-    run.model = head.take_exact(plan.m, plan.n);
+    run.model = head.take_exact(plan.m.value_or(0), plan.n);
     evaluate_cube_task(plan, run);
   }
   const Classification cls = reported_class(*run.model);  // the declared class, if any
@@ -124,9 +124,9 @@ ExactEvaluation evaluate_exact(HeadSource& head, const EvalPlan& plan) {
 }
 
 BallEvaluation evaluate_ball(const RealHead& head, const EvalPlan& plan) {
-  if (plan.m != 0 && plan.m != head.m)
+  if (plan.m && *plan.m != head.m)
     throw DomainError("the head has width m=" + std::to_string(head.m) + " but {m} is " +
-                      std::to_string(plan.m));
+                      std::to_string(*plan.m));
   BallEvaluation run;
   BallOptions& ball = run.options;
   ball.precision = plan.precision.value_or(ball.precision);
@@ -166,6 +166,7 @@ void refuse_for_ball(const RealHead& head, const EvalPlan& plan) {
 }  // namespace
 
 Evaluation evaluate_plan(HeadSource& head, const EvalPlan& plan) {
+  check_task_width(plan.m);
   if (plan.n < 1) throw DomainError("{n} must be at least 1");
   if (!plan.family.empty() && !plan.tokens.empty()) throw DomainError("{family} excludes {tokens}");
   if (head.kind() == HeadKind::MultiHead)

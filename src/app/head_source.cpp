@@ -4,6 +4,7 @@
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/rational.hpp"
 #include "kernelrank/models/builtin_models.hpp"
+#include "kernelrank/models/model_io.hpp"  // kMaxModelWidth
 
 #include "check/sha256.hpp"  // the checker's SHA-256 names files in partial results
 
@@ -85,6 +86,12 @@ std::string HeadSource::identity(int m, int n) const {
 
 std::string HeadSource::identity_sha256(int m, int n) const {
   return krcheck::to_hex(krcheck::sha256(file_ ? file_->bytes : identity(m, n)));
+}
+
+void check_task_width(const std::optional<int>& m) {
+  if (m && (*m < 1 || *m > kMaxModelWidth))
+    throw DomainError("{m}: must be in 1.." + std::to_string(kMaxModelWidth) + ", not " +
+                      std::to_string(*m));
 }
 
 }  // namespace kernelrank

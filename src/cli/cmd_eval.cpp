@@ -3,21 +3,19 @@
 // `kernelrank eval-merge PARTIAL...` combines the partials into the report eval prints.
 #include "commands.hpp"
 #include "eval_ball.hpp"
-#include "eval_multi_head.hpp"
 #include "family_output.hpp"
 #include "model_options.hpp"
 #include "mpi_runtime.hpp"
-#include "option_checks.hpp"
+#include "multi_head_output.hpp"
 #include "report_output.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/app/eval_partials.hpp"
 #include "kernelrank/app/evaluation.hpp"
+#include "kernelrank/app/multi_head_eval.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/resource_limits.hpp"
-#include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/models/head_layouts.hpp"
-#include "kernelrank/models/model_io.hpp"
 
 #include <memory>
 #include <optional>
@@ -29,7 +27,7 @@ struct EvalArgs {
   ModelSource model;
   std::string family;
   std::string tokens;
-  int m = 0;
+  std::optional<int> m;
   int n = 3;
   std::string mode = "first";
   bool profiles = false;
@@ -54,20 +52,13 @@ struct MergeArgs {
 };
 
 // What eval prints around the report; a merge prints the same from the partials' identity.
-int print_report(const GlobalOptions& global, const std::string& task,
-                 const std::string& description, const std::string& model_class,
-                 const std::string& class_detail, const EvalReport& report, bool cross_agrees) {
-  nlohmann::json json = {
-      {"task", task},
-      {"model",
-       {{"description", description}, {"class", model_class}, {"class_detail", class_detail}}},
-      {"report", report_to_json(report)}};
-  if (cross_agrees) json["cross_check"] = "brute force and profiles agree";
-  std::string human = "task:        " + task + "\nmodel:       " + description +
-                      "\nclass:       " + model_class + " (" + class_detail + ")\n" +
-                      report_to_text(report, model_class == to_string(ModelClass::Signed));
+int print_report(const GlobalOptions& global, const EvalIdentity& id, const EvalReport& report,
+                 bool cross_agrees) {
+  std::string human = "task:        " + id.task + "\nmodel:       " + id.model_description +
+                      "\nclass:       " + id.model_class + " (" + id.class_detail + ")\n" +
+                      report_to_text(report, id.model_class == to_string(ModelClass::Signed));
   if (cross_agrees) human += "cross-check: brute force and overlap profiles agree exactly\n";
-  emit(global, json, human);
+  emit(global, exact_evaluation_json(id, report, cross_agrees), human);
   return report.solves() ? kExitOk : kExitNegative;
 }
 
@@ -81,8 +72,8 @@ HeadRequest eval_head_request(const EvalArgs& args) {
   return request;
 }
 
-// The plan of app/evaluation.hpp; --shard/--partial/--mpi checked here.
-EvalPlan eval_plan(const EvalArgs& args, std::optional<MpiSession>& mpi) {
+// The plan of app/evaluation.hpp.
+EvalPlan eval_plan(const EvalArgs& args) {
   EvalPlan plan;
   plan.family = args.family;
   plan.tokens = args.tokens;
@@ -102,82 +93,56 @@ EvalPlan eval_plan(const EvalArgs& args, std::optional<MpiSession>& mpi) {
   options.max_failures = args.failures;
   options.instance_limit = args.max_instances;
   options.threads = resolve_threads(args.threads);
-  if (!args.shard.empty()) {
-    options.shard = parse_shard(args.shard);
-    if (args.partial.empty())
-      throw UsageError("--shard needs --partial FILE (where the shard's result goes)");
-  }
-  if (args.mpi) {
-    if (!args.shard.empty() || !args.partial.empty())
-      throw UsageError("--mpi shards by rank: drop --shard/--partial");
-    mpi.emplace();
-    options.shard =
-        Shard{static_cast<std::uint64_t>(mpi->rank()) + 1, static_cast<std::uint64_t>(mpi->size())};
-  }
-  if ((!args.partial.empty() || args.mpi) && args.cross_check)
-    throw UsageError(
-        "--cross-check cannot be combined with --shard/--partial; cross-check the merged run "
-        "instead");
   return plan;
 }
 
+EvalSharding eval_sharding(const EvalArgs& args) {
+  EvalSharding sharding;
+  if (!args.shard.empty()) sharding.shard = parse_shard(args.shard);
+  sharding.partial = args.partial;
+  sharding.mpi = args.mpi;
+  return sharding;
+}
+
 // A shard: write the partial result (or, over MPI, merge at rank 0), print what it holds.
-int finish_shard(const EvalArgs& args, const EvalOptions& options, std::optional<MpiSession>& mpi,
+int finish_shard(const EvalSharding& sharding, const Shard& shard, std::optional<MpiSession>& mpi,
                  const ExactEvaluation& run, const GlobalOptions& global) {
-  const EvalIdentity& id = run.id;
-  const EvalSummary& summary = run.summary;
-  EvalPartial partial;
-  partial.identity = id;
-  partial.shard = options.shard;
-  partial.summary = summary;
-  const std::uint64_t first = options.shard.index - 1;
-  partial.blocks_evaluated =
-      id.blocks > first ? (id.blocks - first + options.shard.count - 1) / options.shard.count : 0;
+  const EvalPartial partial = shard_partial(run, shard);
   if (mpi) {
     // Every rank's partial goes to rank 0, which merges them and prints the unsharded report.
-    const std::vector<std::string> texts = mpi->gather_at_root(eval_partial_to_text(partial));
-    if (!mpi->root()) return kExitOk;
-    std::vector<EvalPartial> parts;
-    std::vector<std::string> names;
-    for (std::size_t r = 0; r < texts.size(); ++r) {
-      names.push_back("<MPI rank " + std::to_string(r) + ">");
-      parts.push_back(parse_eval_partial(names.back(), texts[r]));
-    }
-    const EvalPartial merged = merge_eval_partials(parts, names);
-    return print_report(global, merged.identity.task, merged.identity.model_description,
-                        merged.identity.model_class, merged.identity.class_detail,
-                        summary_to_report(merged.summary), false);
+    const std::optional<EvalPartial> merged =
+        merge_over_ranks(partial, [&](const std::string& text) {
+          std::vector<std::string> texts = mpi->gather_at_root(text);
+          return mpi->root() ? std::optional(std::move(texts)) : std::nullopt;
+        });
+    if (!merged) return kExitOk;
+    return print_report(global, merged->identity, summary_to_report(merged->summary), false);
   }
-  write_file_atomically(args.partial, eval_partial_to_text(partial));
+  write_eval_partial(sharding.partial, partial);
+  const EvalSummary& summary = partial.summary;
   const std::string human =
-      "partial " + options.shard.str() + " of " + id.task + " written to " + args.partial + ": " +
-      std::to_string(partial.blocks_evaluated) + " of " + std::to_string(id.blocks) + " blocks, " +
-      summary.instances.str() + " instances, " + summary.failing.str() + " failing\n";
-  emit(global,
-       {{"partial", args.partial},
-        {"shard", options.shard.str()},
-        {"blocks_evaluated", partial.blocks_evaluated},
-        {"blocks", id.blocks},
-        {"instances", summary.instances.str()},
-        {"failing", summary.failing.str()}},
-       human);
+      "partial " + shard.str() + " of " + run.id.task + " written to " + sharding.partial + ": " +
+      std::to_string(partial.blocks_evaluated) + " of " + std::to_string(run.id.blocks) +
+      " blocks, " + summary.instances.str() + " instances, " + summary.failing.str() + " failing\n";
+  emit(global, eval_partial_json(partial, sharding.partial), human);
   return kExitOk;
 }
 
 // A multi-head model file (docs/model-format.md §13): its own evaluator; the options that
 // only single heads have are named and refused there.
 MultiHeadEvalRequest multi_head_request(const EvalArgs& args) {
-  MultiHeadEvalRequest request{args.model.file, args.family,   args.tokens,        args.m, args.n,
-                               args.mode,       args.failures, args.max_instances, {}};
-  const std::pair<bool, const char*> single_head[] = {{args.profiles, "--profiles"},
-                                                      {args.cross_check, "--cross-check"},
-                                                      {!args.shard.empty(), "--shard"},
-                                                      {!args.partial.empty(), "--partial"},
-                                                      {args.mpi, "--mpi"},
-                                                      {!args.layout.empty(), "--layout"},
-                                                      {!args.feature_map.empty(), "--feature-map"},
-                                                      {args.precision_given, "--precision"},
-                                                      {args.model.base_given, "--base"}};
+  MultiHeadEvalRequest request{
+      args.family,   args.tokens,        args.m, args.n, parse_query_mode(args.mode),
+      args.failures, args.max_instances, {}};
+  const std::pair<bool, const char*> single_head[] = {{args.profiles, "profiles"},
+                                                      {args.cross_check, "cross-check"},
+                                                      {!args.shard.empty(), "shard"},
+                                                      {!args.partial.empty(), "partial"},
+                                                      {args.mpi, "mpi"},
+                                                      {!args.layout.empty(), "layout"},
+                                                      {!args.feature_map.empty(), "feature-map"},
+                                                      {args.precision_given, "precision"},
+                                                      {args.model.base_given, "base"}};
   for (const auto& [given, name] : single_head)
     if (given) request.single_head_options.emplace_back(name);
   return request;
@@ -186,31 +151,30 @@ MultiHeadEvalRequest multi_head_request(const EvalArgs& args) {
 int run_eval(const EvalArgs& args, const GlobalOptions& global) {
   HeadSource head = open_head(eval_head_request(args));
   if (head.kind() == HeadKind::MultiHead)
-    return run_multi_head_eval(multi_head_request(args), *head.file(), global);
+    return print_multi_head_evaluation(evaluate_multi_head(*head.file(), multi_head_request(args)),
+                                       global);
+  EvalPlan plan = eval_plan(args);
+  const EvalSharding sharding = eval_sharding(args);
+  check_eval_sharding(sharding, plan, head);
   std::optional<MpiSession> mpi;
-  const EvalPlan plan = eval_plan(args, mpi);
-  const bool sharded = !args.partial.empty() || args.mpi;
-  if (head.kind() == HeadKind::Ball && sharded)
-    throw UsageError("a " + to_string(head.ball_head().map) +
-                     " head is evaluated with ball arithmetic, in one process: drop "
-                     "--shard/--partial/--mpi");
+  if (sharding.mpi) {
+    mpi.emplace();
+    plan.options.shard =
+        Shard{static_cast<std::uint64_t>(mpi->rank()) + 1, static_cast<std::uint64_t>(mpi->size())};
+  } else if (sharding.shard) {
+    plan.options.shard = *sharding.shard;
+  }
   const Evaluation result = evaluate_plan(head, plan);
   if (result.ball) return print_ball_report(head.ball_head(), *result.ball, global);
   const ExactEvaluation& run = *result.exact;
-  if (sharded) return finish_shard(args, plan.options, mpi, run, global);
-  return print_report(global, run.id.task, run.id.model_description, run.id.model_class,
-                      run.id.class_detail, summary_to_report(run.summary), run.cross_checked);
+  if (sharding.sharded()) return finish_shard(sharding, plan.options.shard, mpi, run, global);
+  return print_report(global, run.id, summary_to_report(run.summary), run.cross_checked);
 }
 
 int run_merge(const MergeArgs& args, const GlobalOptions& global) {
-  std::vector<EvalPartial> partials;
-  for (const std::string& path : args.partials) partials.push_back(read_eval_partial(path));
-  const EvalPartial merged = merge_eval_partials(partials, args.partials);
-  const EvalIdentity& id = merged.identity;
-  return print_report(global, id.task, id.model_description, id.model_class, id.class_detail,
-                      summary_to_report(merged.summary), false);
+  const EvalPartial merged = merge_eval_partial_files(args.partials);
+  return print_report(global, merged.identity, summary_to_report(merged.summary), false);
 }
-
 }  // namespace
 
 void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action) {
@@ -222,8 +186,7 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, Action& action
   auto* tokens = cmd->add_option("--tokens", args->tokens,
                                  "Code file: evaluate all length-n sequences over its words");
   family->excludes(tokens);
-  cmd->add_option("--m", args->m, "Token width of the cube task (default: the model's)")
-      ->check(in_range(1, kMaxModelWidth));
+  cmd->add_option("--m", args->m, "Token width of the cube task, 1..4096 (default: the model's)");
   cmd->add_option("--n", args->n, "Sequence length")->capture_default_str();
   cmd->add_option("--mode", args->mode, "Query mode: first, last or all")->capture_default_str();
   auto* profiles = cmd->add_flag("--profiles", args->profiles,

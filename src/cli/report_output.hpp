@@ -1,7 +1,7 @@
-// Human-readable and JSON renderings of evaluation results.
+// Human-readable renderings of evaluation results (their JSON form is app/report_json.hpp).
 #pragma once
 
-#include "kernelrank/app/result_json.hpp"
+#include "kernelrank/app/report_json.hpp"  // outcome_to_json, report_to_json
 #include "kernelrank/app/result_text.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 
@@ -11,7 +11,7 @@
 
 namespace kernelrank::cli {
 
-// The JSON forms are the application layer's (app/result_json.hpp), shared with Python.
+// The JSON forms are the application layer's (app/report_json.hpp), shared with Python.
 using kernelrank::outcome_to_json;
 using kernelrank::report_to_json;
 // So are the text forms of exact values and instances (app/result_text.hpp).

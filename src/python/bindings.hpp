@@ -186,13 +186,13 @@ py::object ball_result(const RealHead& head, const BallEvaluation& run);
 void register_ball_types(py::module_& module);
 
 // ---- registration, one per concern -------------------------------------------------------
-void register_types(py::module_& module);     // convert.cpp: Instance
-void register_evaluate(py::module_& module);  // evaluate.cpp
-void register_bound(py::module_& module);     // bound.cpp
-void register_check(py::module_& module);     // check.cpp
-void register_tasks(py::module_& module);     // tasks.cpp: counterexample, generate_family
-void register_search(py::module_& module);    // search.cpp
-void register_min_rank(py::module_& module);  // min_rank.cpp
+void register_types(py::module_& module);                    // convert.cpp: Instance
+void register_evaluate(py::module_& module);                 // evaluate.cpp
+void register_bound(py::module_& module);                    // bound.cpp
+void register_check(py::module_& module);                    // check.cpp
+void register_generate_counterexample(py::module_& module);  // generate_counterexample.cpp
+void register_search(py::module_& module);                   // search.cpp
+void register_min_rank(py::module_& module);                 // min_rank.cpp
 // transition.cpp: transition; transcript.cpp: transcript; train.cpp: train
 void register_train_commands(py::module_& module);
 void register_witness(py::module_& module);    // witness.cpp

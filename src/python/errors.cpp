@@ -62,7 +62,7 @@ void set_input_error(const InputError& e) {
 [[noreturn]] void raise_usage(const std::string& message) { throw UsageError(message); }
 
 std::string keyword_name(const std::string& parameter) {
-  // The flags whose keyword argument is named otherwise (bound.cpp, tasks.cpp).
+  // The flags whose keyword argument is named otherwise (bound.cpp, generate_counterexample.cpp).
   static const std::map<std::string, std::string> renamed = {
       {"class", "model_class"}, {"cert", "certificate"}, {"out-prefix", "out"}};
   if (const auto found = renamed.find(parameter); found != renamed.end()) return found->second;

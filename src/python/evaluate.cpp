@@ -8,7 +8,6 @@
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/resource_limits.hpp"  // kDefaultMaxProfileWork
 #include "kernelrank/eval/eval_partial.hpp"
-#include "kernelrank/models/model_io.hpp"  // kMaxModelWidth, the range of m
 
 #include <limits>
 
@@ -47,7 +46,7 @@ struct TaskArgs {
 EvalPlan eval_plan(const TaskArgs& task) {
   EvalPlan plan;
   // None is the model's width (an m of 0 or -1 was once read that way: now refused).
-  plan.m = optional_int_arg<int>(task.m, "m", 1, kMaxModelWidth).value_or(0);
+  plan.m = optional_int_arg<int>(task.m, "m");  // its range is the plan's
   plan.n = int_arg<int>(task.n, "n", 1);
   if (!task.family.is_none()) plan.family = path_argument(task.family, "family");
   if (!task.tokens.is_none()) plan.tokens = path_argument(task.tokens, "tokens");

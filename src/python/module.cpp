@@ -68,7 +68,7 @@ int outside its range UsageError, each naming the argument: "m must be an int, n
   register_evaluate(module);
   register_bound(module);
   register_check(module);
-  register_tasks(module);
+  register_generate_counterexample(module);
   register_search(module);
   register_min_rank(module);
   register_train_commands(module);

@@ -546,6 +546,8 @@ class TasksTest(unittest.TestCase):
                            "--test", "15", "--out-prefix", cli_prefix)
             self.assertEqual(len(sets.train), cli["train"])
             self.assertEqual(len(sets.test), cli["test"])
+            for field in ("m", "n", "source"):
+                self.assertEqual(getattr(sets, field), cli[field], field)
             self.assertEqual([f.replace(py_prefix, "P") for f in sets.files],
                              [f.replace(cli_prefix, "P") for f in cli["files"]])
             for py_file, cli_file in zip(sets.files, cli["files"]):
@@ -558,6 +560,49 @@ class TasksTest(unittest.TestCase):
             keys = {(i.query, tuple(i.tokens)) for i in sets.train}
             self.assertFalse(keys & {(i.query, tuple(i.tokens)) for i in sets.test})
             self.assertIsNone(sets.train[0].fails)
+
+    def test_generate_weight(self):
+        # weight as the CLI's --weight: every token of both pools has exactly that many ones,
+        # the targets are the Min-IP targets of the tokens, and the files are the CLI's.
+        with tempfile.TemporaryDirectory() as tmp:
+            py_prefix, cli_prefix = os.path.join(tmp, "py"), os.path.join(tmp, "cli")
+            sets = kernelrank.generate_family(10, weight=3, mode="all", seed=4, train=40, test=20,
+                                              out=py_prefix, format="family")
+            cli_json("generate", "--m", "10", "--weight", "3", "--mode", "all", "--seed", "4", "--train", "40",
+                     "--test", "20", "--format", "family", "--out-prefix", cli_prefix)
+            for split in ("train", "test"):
+                with open(f"{py_prefix}-{split}.family") as a, open(f"{cli_prefix}-{split}.family") as b:
+                    self.assertEqual(a.read(), b.read(), split)
+        self.assertEqual((len(sets.train), len(sets.test)), (40, 20))
+        for instance in sets.train + sets.test:
+            self.assertTrue(all(len(t) == 10 and t.count("1") == 3 for t in instance.tokens), instance)
+            q = instance.tokens[instance.query - 1]
+            common = [sum(a == b == "1" for a, b in zip(q, t)) for t in instance.tokens]
+            self.assertEqual(instance.target, min(common))
+        self.assertIn("weight 3", sets.source)
+        # Out of range, or beside golay: UsageError naming weight, in the CLI's words.
+        for value in (11, -1):
+            with self.assertRaises(kernelrank.UsageError) as caught:
+                kernelrank.generate_family(10, weight=value, train=1, test=1)
+            message, _ = cli_error("generate", "--m", "10", "--weight", str(value), "--train", "1", "--test", "1",
+                                   "--out-prefix", os.path.join(tempfile.gettempdir(), "unused"))
+            self.assertTrue(str(caught.exception).startswith("weight must be in 0..m = 0..10"), caught.exception)
+            self.assertEqual(message, "--" + str(caught.exception))
+        with self.assertRaises(kernelrank.UsageError) as caught:
+            kernelrank.generate_family(golay="octads", weight=8, train=1, test=1)
+        self.assertIn("weight", str(caught.exception))
+        with self.assertRaises(TypeError):
+            kernelrank.generate_family(10, weight="3")
+
+    def test_counterexample_json_fields(self):
+        # The Counterexample's fields are the CLI's --json fields, one JSON form for both.
+        result = kernelrank.counterexample(builtin="rank1-mean", m=6)
+        cli = cli_json("counterexample", "--builtin", "rank1-mean", "--m", "6")
+        for field in ("path", "task", "model", "explanation", "fallback_reason", "kernel_entries", "solves",
+                      "construction"):
+            self.assertEqual(getattr(result, field), cli[field], field)
+        self.assertEqual(result.failing.tokens, cli["failing"]["tokens"])
+        self.assertIsNone(cli["out"])
 
     def test_generate_golay(self):
         sets = kernelrank.generate_family(golay="octads", train=3, test=3)

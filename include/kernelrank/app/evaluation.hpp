@@ -21,9 +21,9 @@ namespace kernelrank {
 enum class EvalMethod { Auto, BruteForce, Profiles, CrossCheck };
 
 struct EvalPlan {
-  std::string family;  // a family file; or
-  std::string tokens;  // a code file: every length-n sequence over its words; or the cube
-  int m = 0;           // the cube's width (0: the model's)
+  std::string family;    // a family file; or
+  std::string tokens;    // a code file: every length-n sequence over its words; or the cube
+  std::optional<int> m;  // the cube's width, 1..kMaxModelWidth (none: the model's)
   int n = 3;
   EvalMethod method = EvalMethod::Auto;  // the cube only
   EvalOptions options;                   // mode, failures listed, instance limit, threads, shard

@@ -55,4 +55,8 @@ class HeadSource {
 // Reads and recognises the file once and opens it; checks the request's combinations.
 HeadSource open_head(HeadRequest request);
 
+// The width a task asks of a model, when it asks one: 1..kMaxModelWidth, else a DomainError
+// naming {m} (eval, multi-head eval, counterexample).
+void check_task_width(const std::optional<int>& m);
+
 }  // namespace kernelrank

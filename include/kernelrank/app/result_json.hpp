@@ -6,6 +6,7 @@
 
 #include "kernelrank/app/certify_job.hpp"
 #include "kernelrank/app/construct_job.hpp"
+#include "kernelrank/app/report_json.hpp"  // the evaluation report construct carries
 #include "kernelrank/app/witness_job.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 
@@ -14,11 +15,6 @@
 #include <cstddef>
 
 namespace kernelrank {
-
-// One instance's outcome: query (1-based), tokens (0/1 strings), target, output, error, fails.
-nlohmann::json outcome_to_json(const InstanceOutcome& outcome);
-// An evaluation report: method, instances, failing, max_error, worst, failures, ...
-nlohmann::json report_to_json(const EvalReport& report);
 
 // A family bound: steps_supported, found, why_not, incomplete_count, incomplete (the first
 // `listed` patterns); with a bound also bound, rule, rows, steps_used, trace_value (trace
