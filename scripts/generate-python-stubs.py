@@ -68,10 +68,13 @@ FUNCTION_ARGUMENTS = {
 RETURNS = {"evaluate": "EvalResult | BallResult"}
 # Attributes held as Python objects, by name in every class, or "Class.name" for one class.
 ATTRIBUTES = {
-    "__int__": "int", "answer": "str | None", "answer_vectors": "int", "block_weight": "int | None",
+    "__int__": "int", "activation": "str", "answer": "str | None", "answer_vectors": "int", "block_weight": "int | None",
     "bound": "int | None", "bound_construction": "str | None", "bound_rows": "int | None",
-    "cells": "list[MinRankCell]", "certificate": "str | None", "certificate_path": "str | None",
-    "certificate_rule": "str | None", "claim": "int | None", "clique": "list[list[str]] | None",
+    "candidates": "int", "cells": "list[MinRankCell]", "certificate": "str | None", "certificate_path": "str | None",
+    "certificate_rule": "str | None", "checked": "bool | None", "checker_status": "str | None",
+    "claim": "int | None", "code_rows": "int", "construction": "str", "found": "bool",
+    "incomplete_count": "int", "m": "int", "n": "int", "rows_left_out": "int", "solves": "bool",
+    "steps_supported": "int", "steps_used": "int | None", "clique": "list[list[str]] | None",
     "clique_source": "str | None", "coefficients": "list[Fraction]", "contexts": "int",
     "cross_checked": "bool | None", "d": "int", "decided_at": "dict[int, int]",
     "diagonal": "Fraction", "disagreement_list": "list[dict[str, Any]]", "disagreements": "int",
@@ -97,7 +100,7 @@ ATTRIBUTES = {
     "rows": "list[MinRankRow]", "rule": "str | None", "safetensors": "str", "seed": "int",
     "shift": "Fraction | None", "slope": "Fraction", "small_n": "list[dict[str, Any]]",
     "softmax_base": "int | None", "softmax_max_error": "Fraction | None",
-    "sources": "list[tuple[str, int, str]]", "test": "list[Instance]", "test_family": "str | None",
+    "sources": "list[tuple[str, int, str, bool]]", "test": "list[Instance]", "test_family": "str | None",
     "text": "str", "timing": "dict[str, Any]", "tokens": "list[str]",
     "trace_value": "Fraction | None", "train": "list[Instance]", "train_family": "str",
     "transcripts_upper": "int | None", "undecided": "int",

@@ -2,8 +2,8 @@
 // against a naive rational loop written here: the whole report must agree, including the
 // worst instance and the list of first failing instances, for every thread count, every
 // shard split, both enumerations and every kernel level the CPU has.
-#include "eval/eval_kernels.hpp"
-#include "eval/tabulated_eval.hpp"
+#include "kernelrank/eval/eval_kernels.hpp"
+#include "kernelrank/eval/tabulated_eval.hpp"
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/eval/eval_partial.hpp"

@@ -5,9 +5,9 @@
 #include "kernelrank/core/exact_rank.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model_io.hpp"
+#include "kernelrank/search/child_process.hpp"
 #include "kernelrank/search/min_rank.hpp"
 #include "kernelrank/search/rank_search.hpp"
-#include "search/child_process.hpp"
 #include "search/cvc5/cvc5_process.hpp"
 
 #include "oracle/naive_model.hpp"

@@ -7,11 +7,11 @@
 //   target min_j popcount(q AND x_j) counted on the 0/1 strings.
 #include <doctest/doctest.h>
 
-#include "eval/tabulated_eval.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/instance.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
+#include "kernelrank/eval/tabulated_eval.hpp"
 #include "kernelrank/models/declared_class.hpp"
 #include "kernelrank/models/model_forms.hpp"
 #include "kernelrank/models/model_io.hpp"

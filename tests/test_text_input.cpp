@@ -1,6 +1,6 @@
 // Tests for line-oriented text input (include/kernelrank/core/text_input.hpp) and
 // atomic output files (src/core/atomic_write.hpp).
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
 

@@ -2,9 +2,9 @@
 // the answer about r, the table, and the one JSON form.
 #include "kernelrank/app/bound_job.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/bounds/certificate.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -147,6 +147,7 @@ nlohmann::json sourced_json(const BoundReport& report) {
     json["code"] = bound_search_json(*sourced.code, report.m, report.n);
   json["rule"] = report.rule;
   json["bound"] = report.bound().str();  // the checker's number
+  json["checker_status"] = sourced.best.certificate.checker_status();
   json["source"] = to_string(sourced.best.source);
   json["source_detail"] = sourced.best.description;
   if (!sourced.best.blocks.empty()) json["blocks"] = sourced.best.blocks;

@@ -1,7 +1,7 @@
 // The generated-rows path of the bound pipeline (bound_words_job.hpp).
 #include "kernelrank/app/bound_words_job.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
 
@@ -250,6 +250,7 @@ nlohmann::json bound_words_json(const BoundWordsReport& report) {
   nlohmann::json json = {{"m", report.task.m},
                          {"n", report.task.n},
                          {"bound", report.certificate.bound().str()},
+                         {"checker_status", report.certificate.checker_status()},
                          {"source", "generated"},
                          {"rule", "trace-uniform"},
                          {"class", report.task.positive_features ? "PF" : "NK"},

@@ -2,7 +2,7 @@
 // written, not only about the model built in memory.
 #include "kernelrank/app/construct_job.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/models/parametric_writer.hpp"

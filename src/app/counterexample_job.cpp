@@ -1,9 +1,9 @@
 // The counterexample pipeline (counterexample_job.hpp).
 #include "kernelrank/app/counterexample_job.hpp"
 
-#include "core/atomic_write.hpp"
 #include "kernelrank/app/multi_head_eval.hpp"
 #include "kernelrank/app/report_json.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"  // family_to_text
 

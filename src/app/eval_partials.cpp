@@ -1,8 +1,8 @@
 // See eval_partials.hpp.
 #include "kernelrank/app/eval_partials.hpp"
 
-#include "core/atomic_write.hpp"
 #include "kernelrank/app/report_json.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include <nlohmann/json.hpp>

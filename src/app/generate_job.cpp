@@ -1,7 +1,7 @@
 // The generate pipeline (generate_job.hpp).
 #include "kernelrank/app/generate_job.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/resource_limits.hpp"

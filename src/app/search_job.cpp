@@ -1,13 +1,13 @@
 // See search_job.hpp.
 #include "kernelrank/app/search_job.hpp"
 
-#include "core/atomic_write.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/model_io.hpp"
-#include "search/child_process.hpp"
+#include "kernelrank/search/child_process.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,8 +3,8 @@
 // the decided ones are "p/q" strings.
 #include "kernelrank/app/train_job.hpp"
 
-#include "core/atomic_write.hpp"
 #include "kernelrank/app/trained_head.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model_forms.hpp"

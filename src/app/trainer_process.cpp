@@ -1,8 +1,8 @@
 // The train job in the trainer executable, and its JSON protocol (app/trainer_process.hpp).
 #include "kernelrank/app/trainer_process.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/progress.hpp"
 #include "kernelrank/models/model.hpp"
 
 #include <fcntl.h>

@@ -2,8 +2,8 @@
 // certificate through the gate, then the files.
 #include "kernelrank/app/witness_job.hpp"
 
-#include "core/atomic_write.hpp"
 #include "kernelrank/bounds/certificate.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 

@@ -2,7 +2,7 @@
 // only its error lines matter here.
 #include "kernelrank/bounds/certificate_gate.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include "check/check.hpp"  // the checker's library (src/check)

@@ -1,11 +1,11 @@
 // Exhaustive and family-restricted checks of the L2 inequalities on a model.
 #include "kernelrank/bounds/domination_check.hpp"
 
-#include "core/progress.hpp"
-#include "eval/tabulated_eval.hpp"
 #include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/bounds/family_bound.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/progress.hpp"
+#include "kernelrank/eval/tabulated_eval.hpp"
 
 namespace kernelrank {
 namespace {

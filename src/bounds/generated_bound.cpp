@@ -1,9 +1,9 @@
 // Generated rows, the conflict pre-pass, the pair pass and the bound; see generated_bound.hpp.
 #include "kernelrank/bounds/generated_bound.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/bounds/amplification.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <algorithm>
 #include <array>

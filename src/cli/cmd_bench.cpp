@@ -8,10 +8,10 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
-#include "eval/eval_kernels.hpp"
-#include "eval/tabulated_eval.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/eval/eval_kernels.hpp"
+#include "kernelrank/eval/tabulated_eval.hpp"
 #include "kernelrank/models/model_forms.hpp"
 
 #include <algorithm>

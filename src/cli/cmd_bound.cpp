@@ -2,6 +2,7 @@
 // models solving T(m,n) (theory.md L2-L4), optionally with a certificate.
 #include "cmd_bound_words.hpp"
 #include "commands.hpp"
+#include "family_output.hpp"
 
 #include "kernelrank/app/bound_job.hpp"
 #include "option_checks.hpp"
@@ -175,6 +176,7 @@ int run_single(const BoundArgs& args, const GlobalOptions& global) {
                       (report.position_dependent ? ", position-dependent maps" : "") +
                       ":\n  r >= " + report.bound().str() + " (" + to_string(sourced.best.source) +
                       ")\n";
+  human += checker_status_line(sourced.best.certificate, "  ");
   if (sourced.best.source != BoundSource::Code) human += "  " + sourced.best.description + "\n";
   for (const std::string& block : sourced.best.blocks) human += "    block " + block + "\n";
   human += "sources:\n";

@@ -1,6 +1,7 @@
 // The rendering of `kernelrank bound --words`; see cmd_bound_words.hpp.
 #include "cmd_bound_words.hpp"
 
+#include "family_output.hpp"
 #include "mpi_runtime.hpp"
 #include "report_output.hpp"
 
@@ -19,6 +20,7 @@ std::string words_text(const BoundWordsReport& report) {
                      std::to_string(report.task.n) + "), class " +
                      (report.task.positive_features ? "PF" : "NK") + ":\n  r >= " + certified +
                      " (generated rows)\n";
+  text += checker_status_line(report.certificate, "  ");
   text += "rows: " + std::to_string(rows.count) + " random weight-" + std::to_string(rows.weight) +
           " words (SplitMix64, seed " + std::to_string(rows.seed) + "), complement queries; " +
           std::to_string(bound.drops.size()) + " dropped for a gap below 2, " +

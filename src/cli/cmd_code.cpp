@@ -6,7 +6,7 @@
 // typo cannot produce a different code than the one asked for.
 #include "commands.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/resource_limits.hpp"

@@ -2,7 +2,7 @@
 // sequences over a token set, with their Min-IP targets.
 #include "commands.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/instance.hpp"

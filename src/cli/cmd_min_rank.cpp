@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 #include <memory>
 
 namespace kernelrank::cli {
@@ -51,6 +52,7 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
   nlohmann::json rows = nlohmann::json::array();
   for (const MinRankRow& row : table.rows) {
     std::string cells;
+    std::map<std::string, std::string> checked;  // checker status: the cells' r it was given for
     nlohmann::json jcells = nlohmann::json::array();
     for (const MinRankCell& cell : row.cells) {
       char text[160];
@@ -64,12 +66,20 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
           {"r", cell.r},           {"status", to_string(cell.status)}, {"label", cell.label},
           {"detail", cell.detail}, {"seconds", cell.seconds},          {"files", cell.files}};
       if (cell.inherited_from) jc["inherited_from"] = to_string(*cell.inherited_from);
+      if (!cell.checker_status.empty()) {
+        jc["checker_status"] = cell.checker_status;
+        std::string& rs = checked[cell.checker_status];
+        rs += (rs.empty() ? "" : ", ") + std::to_string(cell.r);
+      }
       jcells.push_back(std::move(jc));
     }
     char line[96];
     std::snprintf(line, sizeof line, " %2d | %-5s | %-5s | ", row.m,
                   to_string(row.search_class).c_str(), min_rank_range_text(row).c_str());
     human += line + cells + "\n";
+    for (const auto& [status, rs] : checked)
+      human += "    refuted-certified r = " + rs +
+               ": each certificate checked in memory by kernelrank-check: " + status + "\n";
     nlohmann::json jr = {{"m", row.m},
                          {"class", to_string(row.search_class)},
                          {"lower", row.lower},

@@ -3,7 +3,7 @@
 // time of every total tried.
 #include "commands.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/search/open_min_rank.hpp"

@@ -9,8 +9,8 @@
 // every kind has exactly its own options and a missing or unknown one exits 2.
 #include "commands.hpp"
 
-#include "plot/gnuplot.hpp"
-#include "plot/plots.hpp"
+#include "kernelrank/plot/gnuplot.hpp"
+#include "kernelrank/plot/plots.hpp"
 
 #include "kernelrank/core/errors.hpp"
 

@@ -3,7 +3,7 @@
 #include "commands.hpp"
 #include "report_output.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/model_io.hpp"

@@ -8,7 +8,7 @@
 
 #include "kernelrank/app/search_job.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "search/solver_side.hpp"
+#include "kernelrank/search/solver_side.hpp"
 
 #include <unistd.h>
 

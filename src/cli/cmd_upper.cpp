@@ -7,7 +7,7 @@
 #include "kernelrank/bounds/layered_search.hpp"
 #include "kernelrank/core/errors.hpp"
 
-#include "core/progress.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 // Shared by witness/certify: the text of a family's bound (its JSON form is
 // app/result_json.hpp's); and the line that shows the checker's verdict beside a bound called
-// certified (witness, certify, transition, search).
+// certified (witness, certify, transition, search, bound).
 #pragma once
 
 #include "kernelrank/bounds/certificate_gate.hpp"

@@ -3,8 +3,8 @@
 #include "run_cli.hpp"
 
 #include "check/reader.hpp"  // krcheck::printable, shared with the checker
-#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/progress.hpp"
 #include "kernelrank/models/model.hpp"
 #include "option_checks.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 
 #include "kernelrank/core/errors.hpp"
 

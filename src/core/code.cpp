@@ -9,9 +9,9 @@
 #include "kernelrank/core/code.hpp"
 #include "kernelrank/core/binomial.hpp"
 
-#include "core/portable_random.hpp"
-#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/portable_random.hpp"
+#include "kernelrank/core/progress.hpp"
 #include "kernelrank/core/text_input.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // Seeded generation of disjoint train/test instance pools.
 #include "kernelrank/core/generate.hpp"
 
-#include "core/portable_random.hpp"
 #include "kernelrank/core/binomial.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/portable_random.hpp"
 
 #include <nlohmann/json.hpp>
 

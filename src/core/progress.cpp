@@ -1,4 +1,4 @@
-#include "core/progress.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // The inner loops of brute-force evaluation (see eval_kernels.hpp).
-#include "eval/eval_kernels.hpp"
+#include "kernelrank/eval/eval_kernels.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -10,11 +10,11 @@
 // against the running maximum. Each query weight is one block (threads, shards):
 // weights are independent, and their results combine exactly (sums of counts, the
 // maximum with the smallest weight on ties, failures in scan order).
-#include "core/progress.hpp"
 #include "eval/eval_report.hpp"
 #include "kernelrank/core/binomial.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/core/progress.hpp"
 #include "kernelrank/eval/eval_partial.hpp"
 #include "kernelrank/eval/evaluate.hpp"
 

@@ -1,10 +1,10 @@
 // Tabulation: a model's kernel and product tables over a finite token universe, each query
 // row brought to integers and given its tier (see tabulated_eval.hpp).
-#include "eval/tabulated_eval.hpp"
+#include "kernelrank/eval/tabulated_eval.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -3,7 +3,7 @@
 // a verdict.
 #include "eval/tabulated_walk.hpp"
 
-#include "eval/eval_kernels.hpp"
+#include "kernelrank/eval/eval_kernels.hpp"
 
 #include <cmath>
 #include <memory>

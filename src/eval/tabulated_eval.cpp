@@ -5,10 +5,10 @@
 // front doors evaluate_cube and evaluate_token_set. Tabulation is in tabulate.cpp.
 #include "eval/tabulated_walk.hpp"
 
-#include "core/progress.hpp"
-#include "eval/eval_kernels.hpp"
 #include "eval/eval_report.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/progress.hpp"
+#include "kernelrank/eval/eval_kernels.hpp"
 
 #include <gmp.h>
 

@@ -4,10 +4,10 @@
 // arithmetic as a policy, so the two loops cannot drift apart.
 #pragma once
 
-#include "eval/tabulated_eval.hpp"
+#include "kernelrank/eval/tabulated_eval.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/core/parallel.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <algorithm>
 #include <atomic>

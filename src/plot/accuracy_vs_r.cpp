@@ -4,7 +4,7 @@
 // Each scale has its own colour, shared by its certified bound (a vertical dashed line) and
 // its softmax baseline (a dotted horizontal line); the key sits below, a column per scale (two
 // columns from four scales on).
-#include "plots.hpp"
+#include "kernelrank/plot/plots.hpp"
 
 #include "plot_script.hpp"
 

@@ -2,9 +2,9 @@
 // table against m, the exact realisation by 2^m features as the upper end, and optionally
 // the exact minimal ranks found by search (settled cells as dots, open ones as interval
 // bars), on a log2 y axis with the largest certified bound spelled out next to its point.
-#include "plots.hpp"
+#include "kernelrank/plot/plots.hpp"
 
-#include "gnuplot.hpp"
+#include "kernelrank/plot/gnuplot.hpp"
 #include "plot_script.hpp"
 
 #include <algorithm>

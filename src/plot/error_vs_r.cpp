@@ -3,7 +3,7 @@
 // (feature map, seed), with softmax records as horizontal baselines and the
 // certified lower bound on r as a vertical line through both panels. Max errors above 2, and
 // models with no defined output at all, are drawn at 2 with their own marker.
-#include "plots.hpp"
+#include "kernelrank/plot/plots.hpp"
 
 #include "plot_script.hpp"
 

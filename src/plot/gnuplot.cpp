@@ -3,9 +3,9 @@
 // One fork/exec per image: the script is written to the child's stdin while its stdout (the
 // image) and stderr (messages) are read, all three through one poll loop, because a large
 // script and a large image could otherwise fill both pipes and deadlock parent and child.
-#include "gnuplot.hpp"
+#include "kernelrank/plot/gnuplot.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 // marker cycles, number formatting, titles, log2 axes, datablocks, vertical lines and labels.
 #include "plot_script.hpp"
 
-#include "gnuplot.hpp"
+#include "kernelrank/plot/gnuplot.hpp"
 
 #include <cmath>
 #include <cstdio>

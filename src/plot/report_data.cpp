@@ -6,7 +6,7 @@
 // rather than drawn half-right. Rationals in a report are converted to doubles for drawing
 // only; the bound table allows thousands separators; the min-rank file goes through the
 // shared TextReader ('#' comments, line numbers in messages).
-#include "report_data.hpp"
+#include "kernelrank/plot/report_data.hpp"
 
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/rational.hpp"

@@ -3,7 +3,7 @@
 // feature map, beside the certified lower bound for the same pools and the 2^m features of
 // the exact realisation (L6), on a log2 y axis. A width whose grid never reached the
 // threshold is drawn as an open triangle pointing up at the grid's largest r ("r* > R").
-#include "plots.hpp"
+#include "kernelrank/plot/plots.hpp"
 
 #include "plot_script.hpp"
 

@@ -107,8 +107,10 @@ class BoundResult:
     """The rule of the certificate (as the CLI's JSON 'rule')"""
     rows: int | None
     """Rows of the winning code construction, or None"""
-    sources: list[tuple[str, int, str]]
-    """(source, bound, detail) for every source that gave a bound"""
+    sources: list[tuple[str, int, str, bool]]
+    """(source, bound, detail, checked) for every source that gave a bound: checked is True for
+    the number the checker verified (the winner's), False for a producer's claim that was not
+    checked"""
     certificate: str
     """The certificate text (verified by the checker library)"""
     certificate_path: str | None
@@ -142,12 +144,12 @@ class CertifyResult:
     """The certified bound r >= bound (int, the checker's number), or None"""
     rule: str | None
     """'trace', 'shifted-trace' or 'dominance', or None"""
-    rows: int
-    """Rows of the bound (int)"""
+    rows: list[MinRankRow]
+    """Rows of the bound (int), or None"""
     steps_supported: int
     """Domination steps the family supports (int)"""
-    steps_used: int
-    """Steps the rows' chains use (int)"""
+    steps_used: int | None
+    """Steps the rows' chains use (int), or None"""
     trace_value: Fraction | None
     """T (or T_W) of the trace rules (Fraction), or None"""
     shift: Fraction | None
@@ -158,7 +160,11 @@ class CertifyResult:
     """Incomplete patterns in the family (int)"""
     incomplete: list[str]
     """The first incomplete patterns, as the CLI words them (list of str)"""
-    family: str
+    checked: bool | None
+    """Whether the checker verified the bound's certificate (bool), or None without a bound"""
+    checker_status: str | None
+    """The checker's status line on the certificate ('s VERIFIED'), or None"""
+    family: str | None
     """The family file (str)"""
     m: int
     """Token width of the family"""
@@ -171,10 +177,10 @@ class CertifyResult:
     without a baseline"""
     lost_steps_count: int | None
     """How many steps of the baseline are lost (int), or None"""
-    certificate: str | None
-    """The certificate text (verified by the checker library), or None without a bound"""
     certificate_path: str | None
     """Where the certificate was written, or None"""
+    certificate: str | None
+    """The certificate text (verified by the checker library), or None without a bound"""
     message: str
     """The CLI's sentence about the written certificate ('' if none)"""
     def __bool__(self) -> bool: ...
@@ -204,7 +210,7 @@ class ConstructResult:
     """An exact relu head for a family (graded complement detectors), as `kernelrank construct`
     reports it."""
 
-    family: str
+    family: str | None
     """The family file (str)"""
     instances: int
     """Instances in the family (int)"""
@@ -226,14 +232,14 @@ class ConstructResult:
     """Failing instances (int)"""
     max_error: Fraction | None
     """The exact max error (Fraction), or None"""
+    model_path: str | None
+    """Where the model was written (only when it solves), or None"""
     worst: Instance | None
     """An Instance attaining max_error, or None"""
     failures: list[Instance]
     """The first failing instances (list of Instance)"""
     model_text: str
     """The model file's text (kind=parametric), written or not"""
-    model_path: str | None
-    """Where the model was written (only when it solves), or None"""
     def __bool__(self) -> bool: ...
 
 class Counterexample:
@@ -385,6 +391,9 @@ class MinRankCell:
     """Model files written (models_dir)"""
     inherited_from: str | None
     """For refuted-inherited: the status at m-1, else None"""
+    checker_status: str
+    """For 'refuted-certified': the checker's status line on the cell's certificate, checked in
+    memory ('s VERIFIED'); else ''"""
 
 class MinRankResult:
     """The table of minimal feature ranks for T(m,3), as `kernelrank min-rank` reports it."""
@@ -676,13 +685,14 @@ class TransitionResult:
     """n = 1 and 2: dicts n, min_rank (1), method, max_error (Fraction, 0), instances (int) of
     the rank1-mean model"""
     lower_bound: int
-    """n = 3: the certified lower bound on r (int)"""
-    lower_construction: str
-    """The code construction that certifies it"""
-    lower_rows: int
-    """Rows of that construction"""
-    lower_rule: str
-    """Its rule (trace, dominance)"""
+    """n = 3: the certified lower bound on r (int), the one kernelrank.bound(m) gives, verified
+    by the checker's library"""
+    lower_source: str
+    """The source that gives it ('code', 'order', 'dependence', ...)"""
+    lower_detail: str
+    """One line about that source's argument"""
+    lower_checker_status: str
+    """The checker's status line on its certificate ('s VERIFIED')"""
     upper_bound: int
     """n = 3: the best verified layered head's features, else 2**m (int)"""
     product_max_error: Fraction
@@ -753,12 +763,12 @@ class WitnessResult:
     """The certified bound r >= bound (int, the checker's number), or None"""
     rule: str | None
     """'trace', 'shifted-trace' or 'dominance', or None"""
-    rows: int
-    """Rows of the bound (int)"""
+    rows: list[MinRankRow]
+    """Rows of the bound (int), or None"""
     steps_supported: int
     """Domination steps the family supports (int)"""
-    steps_used: int
-    """Steps the rows' chains use (int)"""
+    steps_used: int | None
+    """Steps the rows' chains use (int), or None"""
     trace_value: Fraction | None
     """T (or T_W) of the trace rules (Fraction), or None"""
     shift: Fraction | None
@@ -769,6 +779,10 @@ class WitnessResult:
     """Incomplete patterns in the family (int)"""
     incomplete: list[str]
     """The first incomplete patterns, as the CLI words them (list of str)"""
+    checked: bool | None
+    """Whether the checker verified the bound's certificate (bool), or None without a bound"""
+    checker_status: str | None
+    """The checker's status line on the certificate ('s VERIFIED'), or None"""
     m: int
     """Token width of the family"""
     n: int
@@ -783,12 +797,12 @@ class WitnessResult:
     """Code rows left out by max_instances (int)"""
     family: str | None
     """The family file written, or None"""
+    certificate_path: str | None
+    """Where the certificate was written, or None"""
     family_text: str
     """The family file's text"""
     certificate: str
     """The certificate text (verified by the checker library)"""
-    certificate_path: str | None
-    """Where the certificate was written, or None"""
     def __int__(self) -> int: ...
 
 def bound(
@@ -884,6 +898,7 @@ def generate_family(
     mode: str = 'first',
     code: str | os.PathLike[str] | None = None,
     golay: str | None = None,
+    weight: int | None = None,
     seed: int = 1,
     train: int = 1000,
     test: int = 1000,

@@ -3,8 +3,8 @@
 #include "bindings.hpp"
 #include "search_budget.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/app/search_job.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <unistd.h>
 
@@ -15,8 +15,9 @@ struct PyMinRankCell {
   int r = 0;
   std::string status, label, detail;
   double seconds = 0;
-  py::list files;             // model files written (str)
-  py::object inherited_from;  // the status at m-1 (str) for refuted-inherited, else None
+  py::list files;              // model files written (str)
+  py::object inherited_from;   // the status at m-1 (str) for refuted-inherited, else None
+  std::string checker_status;  // refuted-certified: the checker's status line, else ''
 };
 
 struct PyMinRankRow {
@@ -52,6 +53,7 @@ PyMinRankRow to_row(const MinRankRow& row) {
     c.detail = cell.detail;
     c.seconds = cell.seconds;
     for (const std::string& file : cell.files) c.files.append(file);
+    c.checker_status = cell.checker_status;
     c.inherited_from = cell.inherited_from ? py::object(py::str(to_string(*cell.inherited_from)))
                                            : py::object(py::none());
     out.cells.append(py::cast(std::move(c)));
@@ -103,6 +105,9 @@ void register_min_rank_types(py::module_& module) {
       .def_readonly("files", &PyMinRankCell::files, "Model files written (models_dir)")
       .def_readonly("inherited_from", &PyMinRankCell::inherited_from,
                     "For refuted-inherited: the status at m-1, else None")
+      .def_readonly("checker_status", &PyMinRankCell::checker_status,
+                    "For 'refuted-certified': the checker's status line on the cell's "
+                    "certificate, checked in memory ('s VERIFIED'); else ''")
       .def("__repr__", [](const PyMinRankCell& c) {
         return "MinRankCell(r=" + std::to_string(c.r) +
                ", status=" + py::repr(py::str(c.status)).cast<std::string>() + ")";

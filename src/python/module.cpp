@@ -3,7 +3,7 @@
 // them, with exact values as Python ints and fractions.Fraction.
 #include "bindings.hpp"
 
-#include "core/progress.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #ifndef KERNELRANK_VERSION
 #define KERNELRANK_VERSION "0.0.0"

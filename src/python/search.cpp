@@ -3,9 +3,9 @@
 #include "bindings.hpp"
 #include "search_budget.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/app/search_job.hpp"
-#include "search/solver_side.hpp"
+#include "kernelrank/core/progress.hpp"
+#include "kernelrank/search/solver_side.hpp"
 
 #include <unistd.h>
 

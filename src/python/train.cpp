@@ -3,9 +3,9 @@
 // converted to objects, the exact values as Fractions.
 #include "bindings.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/app/train_job.hpp"
 #include "kernelrank/app/trainer_process.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,9 +3,9 @@
 // runs too: src/cli/cmd_upper.cpp), with the head's exact values as Python objects.
 #include "bindings.hpp"
 
-#include "core/progress.hpp"
 #include "kernelrank/app/upper_job.hpp"
 #include "kernelrank/bounds/layered_search.hpp"
+#include "kernelrank/core/progress.hpp"
 
 #include <unistd.h>
 

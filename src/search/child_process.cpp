@@ -1,5 +1,5 @@
 // fork + RLIMIT_AS + deadline (see child_process.hpp).
-#include "search/child_process.hpp"
+#include "kernelrank/search/child_process.hpp"
 
 #include "kernelrank/core/errors.hpp"
 

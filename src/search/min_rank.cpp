@@ -2,11 +2,11 @@
 // goes through search_rank.
 #include "kernelrank/search/min_rank.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/parallel.hpp"
 #include "kernelrank/models/model_io.hpp"
-#include "search/child_process.hpp"
+#include "kernelrank/search/child_process.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -138,6 +138,8 @@ std::vector<MinRankRow> class_rows(const MinRankOptions& options, SearchClass se
         cell.label = result.label;
         cell.detail = result.detail;
         cell.seconds = result.seconds;
+        if (result.certificate_text)
+          cell.checker_status = result.certificate_text->checker_status();
         if (result.model && !options.models_dir.empty())
           cell.files = write_cell_model(options.models_dir, task, result, m, search_class, r);
         if (options.log)

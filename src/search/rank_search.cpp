@@ -7,10 +7,10 @@
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/bounds/refutation_certificate.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/search/child_process.hpp"
 #include "kernelrank/search/elapsed.hpp"
-#include "search/child_process.hpp"
+#include "kernelrank/search/solver_side.hpp"
 #include "search/cvc5/cvc5_process.hpp"
-#include "search/solver_side.hpp"
 
 #include <nlohmann/json.hpp>
 

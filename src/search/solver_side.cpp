@@ -1,7 +1,7 @@
 // The solver side of one rank-search cell (see solver_side.hpp).
-#include "search/solver_side.hpp"
+#include "kernelrank/search/solver_side.hpp"
 
-#include "core/atomic_write.hpp"
+#include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/search/elapsed.hpp"
 #include "search/z3/rank_encoding.hpp"

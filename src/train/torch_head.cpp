@@ -2,8 +2,8 @@
 // hand-over of the weights as doubles. See torch_head.hpp.
 #include "torch_head.hpp"
 
-#include "core/portable_random.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/portable_random.hpp"
 
 #include <cmath>
 #include <unordered_map>

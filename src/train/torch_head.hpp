@@ -8,8 +8,8 @@
 // by exp(temperature * <WQ q + bQ, WK x_j + bK>) normalised over j (r = m scores).
 #pragma once
 
-#include "core/portable_random.hpp"
 #include "kernelrank/core/instance.hpp"
+#include "kernelrank/core/portable_random.hpp"
 #include "kernelrank/models/feature_map.hpp"
 #include "kernelrank/models/model_safetensors.hpp"
 #include "kernelrank/train/train.hpp"

@@ -13,8 +13,8 @@
 
 #include "torch_head.hpp"
 
-#include "core/portable_random.hpp"
 #include "kernelrank/core/errors.hpp"
+#include "kernelrank/core/portable_random.hpp"
 
 #include <chrono>
 #include <cmath>

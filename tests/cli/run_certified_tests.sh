@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # "Certified" means the checker said so (issue 47): every output of certify, witness,
-# transition, reproduce and search that calls a bound certified also shows the checker's status line
+# transition, reproduce, search, min-rank and bound that calls a bound certified also shows the checker's status line
 # ("s VERIFIED", the line kernelrank-check prints), with --cert or without; a bound that was
 # not checked is "claimed (not checked)". And transition's lower side is bound's: the two
 # commands' JSON give the same number and source at the same m.
@@ -67,6 +67,21 @@ contains "reproduce --json: the checker's status" "$out" '"checker_status": "s V
 run 1 "search --m 4 --r 1" -- "$kr" search --m 4 --r 1 --no-cross-check
 contains "search: certified" "$out" "refuted (certified)"
 certified_rule "search --m 4 --r 1"
+
+run 0 "bound --m 12" -- "$kr" bound --m 12
+contains "bound: the checker's line" "$out" "checked in memory by kernelrank-check: s VERIFIED"
+certified_rule "bound --m 12"
+run 0 "bound --words" -- "$kr" bound --m 16 --words 300 --seed 3
+contains "bound --words: the checker's line" "$out" "checked in memory by kernelrank-check: s VERIFIED"
+certified_rule "bound --words"
+run 0 "bound --json" -- "$kr" --json bound --m 12
+contains "bound --json: the checker's status" "$out" '"checker_status": "s VERIFIED"'
+
+# min-rank: its refuted-certified cells beside the checker's line (r(4) = 2: r = 1 is refuted).
+run 0 "min-rank --m-max 4" -- "$kr" min-rank --m-max 4 --class NK --no-cross-check --threads 1
+contains "min-rank: certified cells" "$out" "refuted-certified"
+contains "min-rank: the checker's line" "$out" "each certificate checked in memory by kernelrank-check: s VERIFIED"
+certified_rule "min-rank --m-max 4"
 
 # transition's lower side is bound's: the same number and source in the two JSON outputs.
 same_lower() {

@@ -10,7 +10,10 @@ the exact command of a kernelrank_core object from BUILD_DIR/compile_commands.js
   - unchanged: must compile (so that a failure below is the include's, not the command's);
   - with #include <eval/eval_report.hpp> or #include "kernelrank/eval/evaluate.hpp": must
     fail, naming the header it could not find; with kernelrank_eval's command the same copy
-    must compile (the header exists, only the layer order hides it).
+    must compile (the header exists, only the layer order hides it);
+  - with #include <eval/eval_report.hpp> (an internal header of eval) under kernelrank_bounds's
+    command, a layer above eval: must fail too (internal headers are their layer's own), while
+    eval's public "kernelrank/eval/evaluate.hpp" compiles there.
 The same for the checker: src/check/sha256.cpp with a producer header added must not compile
 with kernelrank_check_lib's command, whose only root holds the checker.
 Exit 0 when every case behaves so, 1 otherwise.
@@ -60,7 +63,8 @@ def main():
     build, source_dir = Path(sys.argv[1]), Path(sys.argv[2])
     database = json.loads((build / "compile_commands.json").read_text())
     commands = {}
-    for target in ("kernelrank_core", "kernelrank_eval", "kernelrank_check_lib"):
+    for target in ("kernelrank_core", "kernelrank_eval", "kernelrank_bounds",
+                   "kernelrank_check_lib"):
         commands[target] = command_of(database, target)
         if commands[target] is None:
             print(f"FAIL: no compile of {target} in {build}/compile_commands.json")
@@ -80,6 +84,10 @@ def main():
          True),
         ("core/token.cpp", token, '#include "kernelrank/eval/evaluate.hpp"', None,
          "kernelrank_eval", True),
+        ("core/token.cpp", token, "#include <eval/eval_report.hpp>", "eval/eval_report.hpp",
+         "kernelrank_bounds", False),
+        ("core/token.cpp", token, '#include "kernelrank/eval/evaluate.hpp"', None,
+         "kernelrank_bounds", True),
         ("check/sha256.cpp", sha256, None, None, "kernelrank_check_lib", True),
         ("check/sha256.cpp", sha256, '#include "kernelrank/core/token.hpp"',
          "kernelrank/core/token.hpp", "kernelrank_check_lib", False),

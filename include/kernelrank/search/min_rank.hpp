@@ -56,6 +56,7 @@ struct MinRankCell {
   double seconds = 0;
   std::vector<std::string> files;            // model files written
   std::optional<CellStatus> inherited_from;  // for RefutedInherited: the status at m-1
+  std::string checker_status;  // RefutedCertified: the checker's status line on its certificate
 };
 
 struct MinRankRow {

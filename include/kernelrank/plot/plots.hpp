@@ -16,7 +16,7 @@
 // needs nothing but gnuplot itself (gnuplot.hpp).
 #pragma once
 
-#include "report_data.hpp"  // the input structs and their readers
+#include "kernelrank/plot/report_data.hpp"  // the input structs and their readers
 
 #include <optional>
 #include <string>
