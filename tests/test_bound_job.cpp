@@ -13,6 +13,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -23,11 +25,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A fresh path in this process's own scratch folder (parallel test runs do not share one).
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / "kernelrank-bound-job";
+  const fs::path dir =
+      fs::temp_directory_path() / ("kernelrank-bound-job-" + std::to_string(getpid()));
   fs::create_directories(dir);
   const fs::path path = dir / name;
-  fs::remove(path);
+  fs::remove_all(path);
   return path;
 }
 

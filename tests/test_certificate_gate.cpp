@@ -179,7 +179,6 @@ namespace {
 // anything else is added here with its reason.
 const std::map<std::string, std::string>& allowed_writers() {
   static const std::map<std::string, std::string> allowed = {
-      {"src/core/atomic_write.hpp", "the function itself"},
       {"src/core/atomic_write.cpp", "the function itself"},
       {"src/bounds/certificate_gate.cpp", "the gate: write_verified_certificate"},
       {"src/search/solver_side.cpp", "SMT-LIB files of the Z3 queries (--save-smt2)"},
@@ -196,7 +195,7 @@ const std::map<std::string, std::string>& allowed_writers() {
       {"src/app/witness_job.cpp",
        "the witness family file (its certificate goes through the gate)"},
       {"src/cli/cmd_code.cpp", "a code file"},
-      {"src/cli/cmd_train.cpp", "trained models (safetensors, text) and report.json"},
+      {"src/app/train_job.cpp", "trained models (safetensors, text) and report.json"},
       {"src/plot/gnuplot.cpp", "SVG and PNG figures"},
       {"src/check/partial.hpp", "the checker's own writer (a separate program)"},
       {"src/check/partial.cpp", "the checker's own writer (a separate program)"},
