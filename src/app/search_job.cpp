@@ -1,6 +1,7 @@
 // See search_job.hpp.
 #include "kernelrank/app/search_job.hpp"
 
+#include "kernelrank/app/report_json.hpp"
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/core/atomic_write.hpp"
 #include "kernelrank/core/errors.hpp"
@@ -8,6 +9,7 @@
 #include "kernelrank/core/text_input.hpp"
 #include "kernelrank/models/model_io.hpp"
 #include "kernelrank/search/child_process.hpp"
+#include "kernelrank/search/solver_side.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -113,6 +115,20 @@ void write_files(const SearchRequest& request, SearchJob& job) {
   }
 }
 
+// The verified model, and the files it was written to; null when none was found.
+nlohmann::json model_json(const SearchRequest& request, const SearchJob& job) {
+  const SearchResult& result = job.result;
+  if (!result.model) return nullptr;
+  const ModelCheck& check = *result.check;
+  nlohmann::json json = {{"source", result.model_source},
+                         {"evaluation", report_to_json(check.report)},
+                         {"kernel_rank", check.kernel_rank},
+                         {"class_check", check.class_detail}};
+  if (job.model_written) json["file"] = request.out;
+  if (job.features_written) json["features_file"] = request.features;
+  return json;
+}
+
 }  // namespace
 
 std::function<void(const std::string&)> search_log_to_stderr(const std::string& indent) {
@@ -163,6 +179,68 @@ MinRankJob run_min_rank_job(const MinRankRequest& request) {
         job.unknown_resource_only = false;
   }
   return job;
+}
+
+nlohmann::json search_json(const SearchRequest& request, const SearchJob& job) {
+  const RankTask& task = job.task;
+  const SearchResult& result = job.result;
+  nlohmann::json json = {{"task", task.description},
+                         {"m", task.m},
+                         {"n", task.n},
+                         {"r", job.r},
+                         {"class", to_string(job.search_class)},
+                         {"row_instances", task.instances.size()},
+                         {"verdict", to_string(result.verdict)},
+                         {"label", result.label},
+                         {"detail", result.detail},
+                         {"z3_version", result.z3_version},
+                         {"seconds", result.seconds},
+                         {"solver_status", result.solver_status},
+                         {"resource_limited", result.resource_limited}};
+  if (result.certificate_text) {
+    json["checker_status"] = result.certificate_text->checker_status();
+    json["certificate_rule"] = result.certificate_rule;
+  }
+  if (result.order) json["order_argument"] = order_argument_json(*result.order, task);
+  if (result.certificate)
+    json["certificate"] = {{"bound", result.certificate->bound.str()},
+                           {"construction", result.certificate->construction},
+                           {"rows", result.certificate->rows.size()}};
+  if (job.certificate_written) json["certificate_file"] = request.certificate_path;
+  nlohmann::json attempts = nlohmann::json::array();
+  for (const Z3Attempt& a : result.z3) attempts.push_back(detail::attempt_to_json(a));
+  json["z3"] = attempts;
+  if (result.heuristic_ran) json["heuristic"] = detail::heuristic_to_json(result.heuristic);
+  const nlohmann::json model = model_json(request, job);
+  if (!model.is_null()) json["model"] = model;
+  if (job.solver != SmtSolver::Z3) {
+    json["solver"] = to_string(job.solver);
+    json["cvc5_version"] = result.cvc5_version;
+  }
+  return json;
+}
+
+nlohmann::json min_rank_json(const MinRankJob& job) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const MinRankRow& row : job.table.rows) {
+    nlohmann::json cells = nlohmann::json::array();
+    for (const MinRankCell& cell : row.cells) {
+      nlohmann::json jc = {
+          {"r", cell.r},           {"status", to_string(cell.status)}, {"label", cell.label},
+          {"detail", cell.detail}, {"seconds", cell.seconds},          {"files", cell.files}};
+      if (cell.inherited_from) jc["inherited_from"] = to_string(*cell.inherited_from);
+      if (!cell.checker_status.empty()) jc["checker_status"] = cell.checker_status;
+      cells.push_back(std::move(jc));
+    }
+    rows.push_back({{"m", row.m},
+                    {"class", to_string(row.search_class)},
+                    {"lower", row.lower},
+                    {"upper", row.upper ? nlohmann::json(*row.upper) : nlohmann::json(nullptr)},
+                    {"settled", row.settled()},
+                    {"seconds", row.seconds},
+                    {"cells", cells}});
+  }
+  return {{"n", 3}, {"z3_version", job.table.z3_version}, {"rows", rows}};
 }
 
 std::string min_rank_range_text(const MinRankRow& row) {

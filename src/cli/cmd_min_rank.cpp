@@ -49,11 +49,9 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
   std::string human =
       "minimal feature rank r for T(m,3), query first (Z3 " + table.z3_version + ")\n";
   human += "  m | class | min r | cells (r: status, seconds)\n";
-  nlohmann::json rows = nlohmann::json::array();
   for (const MinRankRow& row : table.rows) {
     std::string cells;
     std::map<std::string, std::string> checked;  // checker status: the cells' r it was given for
-    nlohmann::json jcells = nlohmann::json::array();
     for (const MinRankCell& cell : row.cells) {
       char text[160];
       std::snprintf(
@@ -62,16 +60,10 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
           cell.inherited_from ? (" (" + to_string(*cell.inherited_from) + ")").c_str() : "",
           cell.seconds);
       cells += text;
-      nlohmann::json jc = {
-          {"r", cell.r},           {"status", to_string(cell.status)}, {"label", cell.label},
-          {"detail", cell.detail}, {"seconds", cell.seconds},          {"files", cell.files}};
-      if (cell.inherited_from) jc["inherited_from"] = to_string(*cell.inherited_from);
       if (!cell.checker_status.empty()) {
-        jc["checker_status"] = cell.checker_status;
         std::string& rs = checked[cell.checker_status];
         rs += (rs.empty() ? "" : ", ") + std::to_string(cell.r);
       }
-      jcells.push_back(std::move(jc));
     }
     char line[96];
     std::snprintf(line, sizeof line, " %2d | %-5s | %-5s | ", row.m,
@@ -80,16 +72,8 @@ int run_min_rank(const MinRankArgs& args, const GlobalOptions& global) {
     for (const auto& [status, rs] : checked)
       human += "    refuted-certified r = " + rs +
                ": each certificate checked in memory by kernelrank-check: " + status + "\n";
-    nlohmann::json jr = {{"m", row.m},
-                         {"class", to_string(row.search_class)},
-                         {"lower", row.lower},
-                         {"settled", row.settled()},
-                         {"seconds", row.seconds},
-                         {"cells", jcells}};
-    jr["upper"] = row.upper ? nlohmann::json(*row.upper) : nlohmann::json(nullptr);
-    rows.push_back(std::move(jr));
   }
-  emit(global, {{"n", 3}, {"z3_version", table.z3_version}, {"rows", rows}}, human);
+  emit(global, min_rank_json(job), human);
   if (job.all_settled) return kExitOk;
   return job.unknown_resource_only ? kExitResource : kExitUnknown;
 }

@@ -8,7 +8,6 @@
 
 #include "kernelrank/app/search_job.hpp"
 #include "kernelrank/core/errors.hpp"
-#include "kernelrank/search/solver_side.hpp"
 
 #include <unistd.h>
 
@@ -98,11 +97,10 @@ std::string order_text(const OrderArgument& order, const RankTask& task) {
   return text;
 }
 
-// The Z3 attempts and the proposal search, as JSON and as text.
-void report_solvers(const SearchResult& result, nlohmann::json& json, std::string& human) {
-  nlohmann::json attempts = nlohmann::json::array();
+// The Z3 attempts and the proposal search, as text.
+std::string solvers_text(const SearchResult& result) {
+  std::string human;
   for (const Z3Attempt& a : result.z3) {
-    attempts.push_back(detail::attempt_to_json(a));
     char line[512];
     const std::string who = a.solver.empty() ? "Z3" : a.answered_by;
     std::snprintf(line, sizeof line,
@@ -114,10 +112,8 @@ void report_solvers(const SearchResult& result, nlohmann::json& json, std::strin
       human += "    other solver on the same query: " + a.corroboration + "\n";
     for (const std::string& f : a.smt2_files) human += "    query saved to " + f + "\n";
   }
-  json["z3"] = attempts;
   if (result.heuristic_ran) {
     const std::optional<double>& best = result.heuristic.best_max_error;
-    json["heuristic"] = detail::heuristic_to_json(result.heuristic);
     char error[32];
     if (best) std::snprintf(error, sizeof error, "%.4f", *best);
     human += "  heuristic: " + std::to_string(result.heuristic.restarts_run) + " restart(s), " +
@@ -125,97 +121,62 @@ void report_solvers(const SearchResult& result, nlohmann::json& json, std::strin
                    : "no finite max error") +
              (result.heuristic.accepted ? " (proposal completed exactly)" : "") + "\n";
   }
+  return human;
 }
 
-// The verified model, and the files it was written to.
-void report_model(const SearchArgs& args, const SearchJob& job, nlohmann::json& json,
-                  std::string& human) {
+// The verified model, and the files it was written to, as text.
+std::string model_text(const SearchArgs& args, const SearchJob& job) {
   const SearchResult& result = job.result;
+  std::string human;
   if (result.model) {
     const ModelCheck& check = *result.check;
-    json["model"] = {{"source", result.model_source},
-                     {"evaluation", report_to_json(check.report)},
-                     {"kernel_rank", check.kernel_rank},
-                     {"class_check", check.class_detail}};
     human += "  exact re-verification: " + check.report.method + " over " +
              check.report.instances.str() + " instances, " + check.report.failing.str() +
              " failing, max error " + exact_with_decimal(*check.report.max_error) + "\n";
     human += "  kernel table: exact rank " + std::to_string(check.kernel_rank) +
              " (r = " + std::to_string(job.r) + ")\n";
     human += "  class: " + check.class_detail + "\n";
-    if (job.model_written) {
-      json["model"]["file"] = args.out;
+    if (job.model_written)
       human += "  model written to " + args.out + " (tabular, " + args.format + ")\n";
-    }
-    if (job.features_written) {
-      json["model"]["features_file"] = args.features;
-      human += "  feature form written to " + args.features + "\n";
-    }
+    if (job.features_written) human += "  feature form written to " + args.features + "\n";
   } else if (!args.out.empty()) {
     human += "  no model written (none found)\n";
   }
+  return human;
 }
 
 int run_search(const SearchArgs& args, const GlobalOptions& global) {
-  const SearchJob job = run_search_job(search_request(args, global));
+  const SearchRequest request = search_request(args, global);
+  const SearchJob job = run_search_job(request);
   const RankTask& task = job.task;
   const SearchResult& result = job.result;
   const SearchClass search_class = job.search_class;
 
-  nlohmann::json json = {{"task", task.description},
-                         {"m", task.m},
-                         {"n", task.n},
-                         {"r", args.r},
-                         {"class", to_string(search_class)},
-                         {"row_instances", task.instances.size()},
-                         {"verdict", to_string(result.verdict)},
-                         {"label", result.label},
-                         {"detail", result.detail},
-                         {"z3_version", result.z3_version},
-                         {"seconds", result.seconds},
-                         {"solver_status", result.solver_status},
-                         {"resource_limited", result.resource_limited}};
   std::string human = "kernelrank search: " + task.description + ", r = " + std::to_string(args.r) +
                       ", class " + to_string(search_class) + " (" +
                       std::to_string(task.instances.size()) + " row instances)\n";
   human += "result: " + result.label + "\n";
   // "refuted (certified)" only beside the checker's status line on the certificate.
-  if (result.certificate_text) {
-    human += checker_status_line(*result.certificate_text, "  ");
-    json["checker_status"] = result.certificate_text->checker_status();
-  }
+  if (result.certificate_text) human += checker_status_line(*result.certificate_text, "  ");
   if (!result.detail.empty()) human += "  " + result.detail + "\n";
-  if (result.order) {
-    json["order_argument"] = order_argument_json(*result.order, task);
-    human += order_text(*result.order, task);
-  }
-  if (result.certificate) {
-    json["certificate"] = {{"bound", result.certificate->bound.str()},
-                           {"construction", result.certificate->construction},
-                           {"rows", result.certificate->rows.size()}};
+  if (result.order) human += order_text(*result.order, task);
+  if (result.certificate)
     human += "  rank-bound certificate: r >= " + result.certificate->bound.str() + " from " +
              result.certificate->construction + "\n";
-  }
-  if (result.certificate_text) json["certificate_rule"] = result.certificate_rule;
   if (job.certificate_written) {
     human += "  " + job.certificate_message;
-    json["certificate_file"] = args.cert;
   } else if (!args.cert.empty()) {
     human += "  no certificate written: no checker-verified certificate refutes r = " +
              std::to_string(args.r) + "\n";
   }
-  report_solvers(result, json, human);
-  report_model(args, job, json, human);
-  if (job.solver != SmtSolver::Z3) {
-    json["solver"] = to_string(job.solver);
-    json["cvc5_version"] = result.cvc5_version;
-  }
+  human += solvers_text(result);
+  human += model_text(args, job);
   char line[192];
   std::snprintf(line, sizeof line, "Z3 %s%s%s; %.2f s\n", result.z3_version.c_str(),
                 result.cvc5_version.empty() ? "" : "; ", result.cvc5_version.c_str(),
                 result.seconds);
   human += line;
-  emit(global, json, human);
+  emit(global, search_json(request, job), human);
   switch (result.verdict) {
     case SearchVerdict::Found:
       return kExitOk;

@@ -1,6 +1,6 @@
 // `kernelrank transcript`: the finite-precision transcript bound of theory.md L7 for the
 // cube T(m,n) or an explicit family (docs/transcript.md), computed by app/transcript.hpp and
-// rendered here.
+// rendered here as text (its JSON form is app/transcript.hpp's).
 #include "commands.hpp"
 
 #include "kernelrank/app/transcript.hpp"
@@ -33,10 +33,6 @@ std::string token_text(const Token& token) {
   return token.width() <= 64 ? token.to_string() : token.to_index_list();
 }
 
-nlohmann::json log2_json(const Log2Interval& bits) {
-  return {{"floor", bits.floor}, {"ceil", bits.ceil}};
-}
-
 std::string values_text(const std::vector<int>& values) {
   std::string text = "{";
   for (std::size_t i = 0; i < values.size(); ++i)
@@ -57,16 +53,7 @@ std::string independent_text(const IndependentAnswers& answers, const Log2Interv
   return text + " (" + answers.verified + ")";
 }
 
-nlohmann::json independent_json(const IndependentAnswers& answers, const Log2Interval& bits) {
-  nlohmann::json queries = nlohmann::json::array();
-  for (const Token& q : answers.query_tokens) queries.push_back(q.to_string());
-  return {{"queries", answers.queries},       {"values", answers.values},
-          {"s", answers.values - 1},          {"product", answers.product.str()},
-          {"log2", log2_json(bits)},          {"query_tokens", queries},
-          {"value_sets", answers.value_sets}, {"verified", answers.verified}};
-}
-
-int render_cube(const CubeTranscriptResult& r, double seconds, const GlobalOptions& global) {
+std::string cube_text(const CubeTranscriptResult& r) {
   const std::string task = "T(" + std::to_string(r.m) + "," + std::to_string(r.n) + ")";
   std::string human = "transcript bound (theory.md L7) for the cube " + task + "\n";
   human += "contexts:        " + r.contexts.str() + " (multisets of the " +
@@ -81,33 +68,10 @@ int render_cube(const CubeTranscriptResult& r, double seconds, const GlobalOptio
     human += "; the queries are " + std::to_string(r.independent.queries) + " disjoint blocks of " +
              count_of(r.independent.block_weight, "coordinate");
   human += "\n";
-  nlohmann::json independent = independent_json(r.independent, r.independent_bits);
-  independent["block_weight"] = r.independent.block_weight;
-  // Wide cubes have thousands of block queries; they are described by block_weight.
-  if (r.m > 64) {
-    independent.erase("query_tokens");
-    independent.erase("value_sets");
-  }
-  emit(global,
-       {{"task", "cube"},
-        {"m", r.m},
-        {"n", r.n},
-        {"contexts", r.contexts.str()},
-        {"queries", r.queries.str()},
-        {"answer_vectors", r.answer_vectors.str()},
-        {"exact", true},
-        {"method", r.method},
-        {"cross_checked", r.cross_checked},
-        {"log2", log2_json(r.bits)},
-        {"min_bits", r.bits.ceil},
-        {"independent", independent},
-        {"seconds", seconds}},
-       human);
-  return kExitOk;
+  return human;
 }
 
-int render_family(const FamilyTranscriptResult& r, const std::string& path, double seconds,
-                  const GlobalOptions& global) {
+std::string family_text(const FamilyTranscriptResult& r, const std::string& path) {
   std::string human = "transcript bound (theory.md L7) for " + path +
                       " (m = " + std::to_string(r.m) + ", n = " + std::to_string(r.n) + ")\n";
   human += "instances:       " + std::to_string(r.instances) + "\n";
@@ -147,40 +111,7 @@ int render_family(const FamilyTranscriptResult& r, const std::string& path, doub
     human +=
         "  ... " + std::to_string(r.independent.queries - listed) + " more (--json lists all)\n";
 
-  const auto context_json = [&](std::size_t c) {
-    nlohmann::json tokens = nlohmann::json::array();
-    for (const Token& t : r.context_tokens[c]) tokens.push_back(t.to_string());
-    return tokens;
-  };
-  nlohmann::json clique = nlohmann::json::array();
-  for (std::size_t c : r.clique) clique.push_back(context_json(c));
-  nlohmann::json independent = independent_json(r.independent, r.independent_bits);
-  nlohmann::json witnesses = nlohmann::json::array();
-  if (r.independent.queries > 0)
-    for (std::size_t c : r.independent.witness_contexts) witnesses.push_back(context_json(c));
-  independent["witness_contexts"] = witnesses;
-  const nlohmann::json bits = r.contexts == 0 ? nlohmann::json(nullptr) : log2_json(r.bits);
-  emit(global,
-       {{"task", "family"},
-        {"family", path},
-        {"m", r.m},
-        {"n", r.n},
-        {"instances", r.instances},
-        {"contexts", r.contexts},
-        {"queries", r.queries},
-        {"pairs", r.pairs},
-        {"grid", r.grid},
-        {"answer_vectors", r.answer_vectors.str()},
-        {"exact", r.exact},
-        {"log2", bits},
-        {"min_bits", r.contexts == 0 ? nlohmann::json(nullptr) : nlohmann::json(r.bits.ceil)},
-        {"clique", clique},
-        {"clique_source", r.grid ? nlohmann::json(nullptr) : nlohmann::json(r.clique_source)},
-        {"transcripts_upper", r.transcripts_upper},
-        {"independent", independent},
-        {"seconds", seconds}},
-       human);
-  return kExitOk;
+  return human;
 }
 
 int run_transcript_command(const TranscriptArgs& args, const GlobalOptions& global) {
@@ -191,9 +122,9 @@ int run_transcript_command(const TranscriptArgs& args, const GlobalOptions& glob
   request.method = args.method;
   request.cross_check = args.cross_check;
   const TranscriptResult result = run_transcript(request);
-  if (result.family)
-    return render_family(*result.family, result.family_path, result.seconds, global);
-  return render_cube(*result.cube, result.seconds, global);
+  emit(global, transcript_json(result),
+       result.family ? family_text(*result.family, result.family_path) : cube_text(*result.cube));
+  return kExitOk;
 }
 
 }  // namespace

@@ -100,6 +100,13 @@ struct MinRankJob {
 
 MinRankJob run_min_rank_job(const MinRankRequest& request);
 
+// The one JSON form of each job (the CLI prints it for --json). search_json: the task, r,
+// class, verdict, label, the certificate and its checker status, the order argument, the SMT
+// attempts, the proposal search, the model found (null when none) and the files written
+// (the request's paths). min_rank_json: n, z3_version and the rows with their cells.
+nlohmann::json search_json(const SearchRequest& request, const SearchJob& job);
+nlohmann::json min_rank_json(const MinRankJob& job);
+
 // The order argument as the CLI's --json shows it; Python converts the same JSON, so both
 // front ends render it once.
 nlohmann::json order_argument_json(const OrderArgument& order, const RankTask& task);

@@ -6,6 +6,8 @@
 
 #include "kernelrank/bounds/transcript.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 
@@ -30,5 +32,11 @@ struct TranscriptResult {
 // DomainError when the request names no task, both, or options of the other task; then
 // what the bound's computation throws.
 TranscriptResult run_transcript(const TranscriptRequest& request);
+
+// The one JSON form of the result (the CLI prints it for --json): task ("cube" or "family"),
+// m, n, the counts (big ones as decimal strings), log2 and min_bits (null for an empty
+// family), the independent answers and seconds; a family also its clique and colouring
+// bound. A cube wider than 64 lists no query tokens (block_weight describes them).
+nlohmann::json transcript_json(const TranscriptResult& result);
 
 }  // namespace kernelrank
