@@ -6,8 +6,10 @@
 #include "kernelrank/app/construct_job.hpp"
 #include "kernelrank/app/evaluation.hpp"
 #include "kernelrank/app/head_source.hpp"
+#include "kernelrank/app/reproduce_job.hpp"
 #include "kernelrank/app/result_json.hpp"
 #include "kernelrank/app/transition.hpp"
+#include "kernelrank/app/upper_job.hpp"
 #include "kernelrank/app/witness_job.hpp"
 #include "kernelrank/core/errors.hpp"
 #include "kernelrank/core/text_input.hpp"
@@ -18,6 +20,7 @@
 #include "check/sha256.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <string>
@@ -207,4 +210,55 @@ TEST_CASE("app: construct's exact parameters are refused by name") {
   CHECK(c.solves());
   CHECK_FALSE(c.written);
   CHECK(c.head.queries.size() == 24);
+}
+
+TEST_CASE("app: transition's JSON carries the checked lower bound and its status line") {
+  const TransitionResult t = run_transition(TransitionRequest{5, ""});
+  const nlohmann::json json = transition_json(t);
+  CHECK(json["m"] == 5);
+  CHECK(json["consistent"] == t.consistent);
+  REQUIRE(json["rows"].size() == 3);
+  CHECK(json["rows"][0]["n"] == 1);
+  CHECK(json["rows"][1]["min_rank"] == 1);
+  const nlohmann::json& row = json["rows"][2];
+  CHECK(row["n"] == 3);
+  CHECK(row["lower_bound"] == t.lower.best.certificate.bound().str());
+  CHECK(row["lower_checker_status"] == "s VERIFIED");
+  // r <= 2^5: the upper side is a number no larger than the product realisation's.
+  CHECK(Integer(row["upper_bound"].get<std::string>()) <= Integer(32));
+  CHECK(row["upper_bound"] == t.upper.str());
+}
+
+TEST_CASE("app: upper's JSON gives the head's feature count as r, null without a head") {
+  UpperRequest request;
+  request.m = 4;
+  const UpperResult found = run_upper(request);
+  REQUIRE(found.head);
+  const nlohmann::json json = upper_json(found);
+  CHECK(json["r"] == found.head->feature_count().str());
+  CHECK(json["layers"].size() == found.head->layers.size());
+  CHECK(json["verified"] == true);
+  CHECK(json["file"].is_null());
+  UpperResult none;
+  none.m = 4;
+  const nlohmann::json empty = upper_json(none);
+  CHECK(empty["r"].is_null());
+  CHECK(empty["file"].is_null());
+  CHECK_FALSE(empty.contains("layers"));
+}
+
+TEST_CASE("app: reproduce's JSON shows a checker status only where a certificate was checked") {
+  ReproduceRequest request;
+  request.certificate = "out.cert";
+  ReproduceResult result;
+  result.claims = {{"plain", true, "evidence a", ""}, {"bound", false, "evidence b", "s VERIFIED"}};
+  const nlohmann::json json = reproduce_json(request, result);
+  REQUIRE(json["claims"].size() == 2);
+  CHECK_FALSE(json["claims"][0].contains("checker_status"));
+  CHECK(json["claims"][1]["checker_status"] == "s VERIFIED");
+  CHECK(json["claims"][1]["holds"] == false);
+  CHECK(json["all_verified"] == false);
+  CHECK_FALSE(json.contains("certificate"));  // nothing written
+  result.certificate_message = "wrote out.cert\n";
+  CHECK(reproduce_json(request, result)["certificate"] == "out.cert");
 }

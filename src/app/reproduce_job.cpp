@@ -12,6 +12,8 @@
 #include "kernelrank/eval/softmax_base.hpp"
 #include "kernelrank/models/builtin_models.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <utility>
 
 namespace kernelrank {
@@ -153,6 +155,18 @@ ReproduceResult run_reproduce(const ReproduceRequest& request) {
   if (!request.certificate.empty() && !certificate.empty())
     result.certificate_message = write_verified_certificate(request.certificate, certificate);
   return result;
+}
+
+nlohmann::json reproduce_json(const ReproduceRequest& request, const ReproduceResult& result) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ReproduceClaim& c : result.claims) {
+    nlohmann::json claim = {{"claim", c.name}, {"holds", c.holds}, {"evidence", c.evidence}};
+    if (!c.checker_status.empty()) claim["checker_status"] = c.checker_status;
+    list.push_back(claim);
+  }
+  nlohmann::json json = {{"claims", list}, {"all_verified", result.all_hold}};
+  if (!result.certificate_message.empty()) json["certificate"] = request.certificate;
+  return json;
 }
 
 }  // namespace kernelrank

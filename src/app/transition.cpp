@@ -5,6 +5,8 @@
 #include "kernelrank/core/resource_limits.hpp"
 #include "kernelrank/models/builtin_models.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace kernelrank {
 namespace {
 
@@ -61,6 +63,27 @@ TransitionResult run_transition(const TransitionRequest& request) {
         write_verified_certificate(request.certificate, result.lower.best.certificate);
   result.consistent = consistent;
   return result;
+}
+
+nlohmann::json transition_json(const TransitionResult& t) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.rank1.size(); ++i)
+    rows.push_back({{"n", static_cast<int>(i) + 1},
+                    {"min_rank", 1},
+                    {"evidence", "rank1-mean max error " + to_string(*t.rank1[i].max_error)},
+                    {"method", t.rank1[i].method}});
+  const SoftmaxBaseResult& softmax = t.softmax;
+  rows.push_back(
+      {{"n", 3},
+       {"lower_bound", t.lower.best.certificate.bound().str()},
+       {"lower_source", to_string(t.lower.best.source)},
+       {"lower_detail", t.lower.best.description},
+       {"lower_checker_status", t.lower.best.certificate.checker_status()},
+       {"upper_bound", t.upper.str()},
+       {"upper_head", t.layered ? nlohmann::json(t.layered->file) : nlohmann::json(nullptr)},
+       {"product_max_error", to_string(*t.product.max_error)},
+       {"softmax_base", softmax.base ? nlohmann::json(*softmax.base) : nlohmann::json(nullptr)}});
+  return {{"m", t.m}, {"rows", rows}, {"consistent", t.consistent}};
 }
 
 }  // namespace kernelrank

@@ -6,6 +6,8 @@
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/models/model_io.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <filesystem>
 
@@ -123,6 +125,33 @@ UpperResult run_upper(const UpperRequest& request) {
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+nlohmann::json upper_json(const UpperResult& u) {
+  nlohmann::json json = {{"m", u.m},
+                         {"class", to_string(u.model_class)},
+                         {"lps", u.lps},
+                         {"refuted", u.refuted},
+                         {"seconds", u.seconds}};
+  if (!u.head) {
+    json["r"] = nullptr;
+    json["file"] = nullptr;
+    return json;
+  }
+  nlohmann::json layers = nlohmann::json::array(), coefficients = nlohmann::json::array();
+  for (std::size_t i = 0; i < u.head->layers.size(); ++i) {
+    layers.push_back(u.head->layers[i]);
+    coefficients.push_back(to_string(u.head->coefficients[i]));
+  }
+  json["r"] = u.r.str();  // a string: r exceeds 2^53 from m = 56 on
+  json["layers"] = layers;
+  json["coefficients"] = coefficients;
+  json["max_error"] = to_string(u.max_error);
+  json["margin"] = to_string(u.margin);
+  json["optimal"] = u.optimal;
+  json["verified"] = true;  // check_layered_head ran the exact evaluator and the checker
+  json["file"] = u.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(u.file);
+  return json;
 }
 
 }  // namespace kernelrank

@@ -13,23 +13,16 @@ namespace {
 
 int run_reproduce_command(const ReproduceRequest& request, const GlobalOptions& global) {
   const ReproduceResult result = run_reproduce(request);
-  nlohmann::json list = nlohmann::json::array();
   std::string human = "kernelrank reproduce: exact checks of theory.md on shipped defaults\n";
   for (const ReproduceClaim& c : result.claims) {
-    nlohmann::json claim = {{"claim", c.name}, {"holds", c.holds}, {"evidence", c.evidence}};
     human += std::string(c.holds ? "[ok]     " : "[FAILED] ") + c.name + "\n         " +
              c.evidence + "\n";
-    if (!c.checker_status.empty()) {
-      claim["checker_status"] = c.checker_status;
+    if (!c.checker_status.empty())
       human += "         checked in memory by kernelrank-check: " + c.checker_status + "\n";
-    }
-    list.push_back(claim);
   }
   human += result.certificate_message;
   human += result.all_hold ? "all claims verified\n" : "SOME CLAIMS FAILED\n";
-  nlohmann::json json = {{"claims", list}, {"all_verified", result.all_hold}};
-  if (!result.certificate_message.empty()) json["certificate"] = request.certificate;
-  emit(global, json, human);
+  emit(global, reproduce_json(request, result), human);
   return result.all_hold ? kExitOk : kExitNegative;
 }
 

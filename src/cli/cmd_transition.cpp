@@ -17,27 +17,6 @@ struct TransitionArgs {
   std::string cert;
 };
 
-nlohmann::json transition_rows(const TransitionResult& t) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (std::size_t i = 0; i < t.rank1.size(); ++i)
-    rows.push_back({{"n", static_cast<int>(i) + 1},
-                    {"min_rank", 1},
-                    {"evidence", "rank1-mean max error " + to_string(*t.rank1[i].max_error)},
-                    {"method", t.rank1[i].method}});
-  const SoftmaxBaseResult& softmax = t.softmax;
-  rows.push_back(
-      {{"n", 3},
-       {"lower_bound", t.lower.best.certificate.bound().str()},
-       {"lower_source", to_string(t.lower.best.source)},
-       {"lower_detail", t.lower.best.description},
-       {"lower_checker_status", t.lower.best.certificate.checker_status()},
-       {"upper_bound", t.upper.str()},
-       {"upper_head", t.layered ? nlohmann::json(t.layered->file) : nlohmann::json(nullptr)},
-       {"product_max_error", to_string(*t.product.max_error)},
-       {"softmax_base", softmax.base ? nlohmann::json(*softmax.base) : nlohmann::json(nullptr)}});
-  return rows;
-}
-
 std::string transition_text(const TransitionResult& t) {
   const int m = t.m;
   std::string human =
@@ -76,8 +55,7 @@ std::string transition_text(const TransitionResult& t) {
 
 int run_transition_command(const TransitionArgs& args, const GlobalOptions& global) {
   const TransitionResult t = run_transition(TransitionRequest{args.m, args.cert});
-  emit(global, {{"m", t.m}, {"rows", transition_rows(t)}, {"consistent", t.consistent}},
-       transition_text(t));
+  emit(global, transition_json(t), transition_text(t));
   return t.consistent ? kExitOk : kExitNegative;
 }
 

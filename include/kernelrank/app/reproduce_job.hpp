@@ -8,6 +8,8 @@
 
 #include "kernelrank/bounds/certificate_gate.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 #include <vector>
 
@@ -33,5 +35,9 @@ struct ReproduceResult {
 };
 
 ReproduceResult run_reproduce(const ReproduceRequest& request);
+
+// The one JSON form of the result (the CLI prints it): the claims (with checker_status where
+// a certificate was checked), all_verified, and the certificate path when one was written.
+nlohmann::json reproduce_json(const ReproduceRequest& request, const ReproduceResult& result);
 
 }  // namespace kernelrank

@@ -13,6 +13,8 @@
 #include "kernelrank/eval/evaluate.hpp"
 #include "kernelrank/eval/softmax_base.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 #include <vector>
 
@@ -43,5 +45,9 @@ struct TransitionResult {
 // are too much work. The lower bound's certificate is verified by the gate before anything
 // else is evaluated, and written last when asked for.
 TransitionResult run_transition(const TransitionRequest& request);
+
+// The one JSON form of the result (the CLI prints it): m, the rows (n = 1, 2, then n = 3 with
+// the checked lower bound, its checker status and the upper side), consistent.
+nlohmann::json transition_json(const TransitionResult& result);
 
 }  // namespace kernelrank

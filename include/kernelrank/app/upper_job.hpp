@@ -8,6 +8,8 @@
 #include "kernelrank/bounds/certificate_gate.hpp"
 #include "kernelrank/models/layered_head.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -39,6 +41,10 @@ struct UpperResult {
 
 // DomainError for m outside 1..kMaxLayeredSearchWidth or class signed.
 UpperResult run_upper(const UpperRequest& request);
+
+// The one JSON form of the result (the CLI prints it); r (a string) and file are null when
+// no head was found.
+nlohmann::json upper_json(const UpperResult& result);
 
 // A layered head shown as verified: the exact profile evaluation solves T(m,3), and the
 // checker's library verifies its text with r <= feature_count(). InternalError otherwise
