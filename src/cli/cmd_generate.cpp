@@ -2,6 +2,8 @@
 // machine-learning experiments, with targets.
 #include "commands.hpp"
 
+#include "kernelrank/core/errors.hpp"
+
 #include "kernelrank/app/generate_job.hpp"
 
 #include <nlohmann/json.hpp>

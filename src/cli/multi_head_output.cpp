@@ -3,6 +3,8 @@
 
 #include "report_output.hpp"
 
+#include "kernelrank/core/errors.hpp"
+
 namespace kernelrank::cli {
 
 int print_multi_head_evaluation(const MultiHeadEvaluation& evaluation,

@@ -72,9 +72,7 @@ PyGenerated run_generate(const py::object& m, const py::object& n, const py::obj
   return g;
 }
 
-}  // namespace
-
-void register_generate_counterexample(py::module_& module) {
+void register_counterexample(py::module_& module) {
   py::class_<CounterexampleOutcome>(
       module, "Counterexample",
       "What `kernelrank counterexample` finds: a failing instance (or why there is none).")
@@ -133,7 +131,9 @@ Example:
   >>> c.failing.fails
   True
 )doc");
+}
 
+void register_generate(py::module_& module) {
   py::class_<PyGenerated>(
       module, "GeneratedSets",
       "Disjoint train and test instance sets, as `kernelrank generate` draws them.")
@@ -177,6 +177,13 @@ Example:
   >>> g = kernelrank.generate_family(8, train=5, test=5, seed=7)
   >>> len(g.train), g.train[0].target
 )doc");
+}
+
+}  // namespace
+
+void register_generate_counterexample(py::module_& module) {
+  register_counterexample(module);
+  register_generate(module);
 }
 
 }  // namespace kernelrank::python
